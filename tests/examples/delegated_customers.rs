@@ -58,8 +58,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .await?;
         println!(
             "  {id}: {} ({})",
-            tenant.get("name").and_then(Value::as_str).unwrap_or("?"),
+            tenant.name.as_deref().unwrap_or("?"),
+            // A field the description does not list stays in `additional_fields`.
             tenant
+                .additional_fields
                 .get("tenantType")
                 .and_then(Value::as_str)
                 .unwrap_or("?"),
@@ -100,6 +102,7 @@ async fn fake_msp(server: &MockServer) {
             .respond_with(support::ok_v1(json!({
                 "id": id,
                 "name": name,
+                "externalId": format!("ext-{id}"),
                 "tenantType": "MSP_EC",
                 "status": "active"
             })))

@@ -231,7 +231,10 @@ async fn certificate_private_key_downloads_as_pkcs12_bytes() {
     let bytes = client
         .network()
         .identity()
-        .download_certificate_private_key("c-1", &json!({"password": "p"}))
+        .download_certificate_private_key(
+            "c-1",
+            &ruckus_one::network::identity::CertDownloadRequest::new().with_password("p"),
+        )
         .send()
         .await
         .unwrap();

@@ -21,6 +21,7 @@ mod audit;
 mod bench;
 mod diff;
 mod fuzz;
+mod import;
 mod mutate;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -81,6 +82,7 @@ fn main() -> ExitCode {
         Some("bench-build") => bench::run(&workspace_root(), &args[1..]),
         Some("fuzz") => fuzz::run(&workspace_root(), &args[1..]),
         Some("audit") => audit::run(&args[1..]),
+        Some("import") => import::run(&args[1..]),
         Some("diff") => return diff::run(&args[1..]),
         _ => run(&args),
     };
@@ -105,8 +107,9 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn usage() -> String {
     format!(
-        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures",
-        audit::usage()
+        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures\n{}",
+        audit::usage(),
+        import::usage()
     )
 }
 

@@ -49,7 +49,17 @@ impl Validator {
             return None;
         }
         let kind = if let Some(fields) = &t.fields {
-            TypeKind::Object(self.fields(fields, at, ctx, &t.name, inl), t.open)
+            let mut out = self.fields(fields, at, ctx, &t.name, inl);
+            // A field without its own provenance has its type's.
+            for f in &mut out {
+                if fields
+                    .iter()
+                    .any(|s| s.name == f.wire && s.provenance.is_none())
+                {
+                    f.provenance = provenance.clone();
+                }
+            }
+            TypeKind::Object(out, t.open)
         } else if let Some(values) = &t.values {
             TypeKind::Enum(self.variants(values, at, &t.name))
         } else if let Some(alias) = &t.alias {

@@ -7,7 +7,7 @@
 //! descriptions is absent. It fails only on a usage error or a spec that does not load.
 
 mod compare;
-mod openapi;
+pub(crate) mod openapi;
 mod report;
 
 use std::path::PathBuf;

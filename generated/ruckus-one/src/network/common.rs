@@ -35,6 +35,11 @@ pub struct AsyncResult {
     /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
 }
 impl AsyncResult {
     /// Creates a value from the required fields; optional fields start empty.
@@ -44,6 +49,7 @@ impl AsyncResult {
             request_id,
             response: None,
             id: None,
+            tenant_id: None,
         }
     }
     /// Sets `links`.
@@ -59,6 +65,11 @@ impl AsyncResult {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -492,31 +503,37 @@ pub struct QueryRequest {
     /// Page number, from 1.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `SortOrder`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<SortOrder>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -526,11 +543,13 @@ pub struct QueryRequest {
     /// `filters`
     ///
     /// Wire name `filters`; `json`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<serde_json::Value>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Sorts by a count field; accepted by the query operations of switch ports, switch clients, tunnel service profiles, profile and policy queries, and CSV exports.
@@ -542,6 +561,129 @@ pub struct QueryRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub sort_by_count_field: Option<String>,
+    /// `multiSortFields`
+    ///
+    /// Wire name `multiSortFields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "multiSortFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_sort_fields: Option<Vec<String>>,
+    /// `matchFields`
+    ///
+    /// Wire name `matchFields`; `array<QosMatchField>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "matchFields", default, skip_serializing_if = "Option::is_none")]
+    pub match_fields: Option<Vec<QosMatchField>>,
+    /// `rangeFilter`
+    ///
+    /// Wire name `rangeFilter`; `RangeFilter`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "rangeFilter", default, skip_serializing_if = "Option::is_none")]
+    pub range_filter: Option<RangeFilter>,
+    /// `rangeDateFilter`
+    ///
+    /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "rangeDateFilter",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub range_date_filter: Option<RangeFilter>,
+    /// `mustNotMatchField`
+    ///
+    /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "mustNotMatchField",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub must_not_match_field: Option<Vec<MustNotMatchField>>,
+    /// `pageByDate`
+    ///
+    /// Wire name `pageByDate`; `QueryRequestPageByDate`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "pageByDate", default, skip_serializing_if = "Option::is_none")]
+    pub page_by_date: Option<QueryRequestPageByDate>,
+    /// `mustHaveFields`
+    ///
+    /// Wire name `mustHaveFields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "mustHaveFields", default, skip_serializing_if = "Option::is_none")]
+    pub must_have_fields: Option<Vec<String>>,
+    /// `mustNotHaveFields`
+    ///
+    /// Wire name `mustNotHaveFields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "mustNotHaveFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub must_not_have_fields: Option<Vec<String>>,
+    /// `termField`
+    ///
+    /// Wire name `termField`; `TermField`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
+    pub term_field: Option<TermField>,
+    /// `terms`
+    ///
+    /// Wire name `terms`; `map<array<string>>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// `exists`
+    ///
+    /// Wire name `exists`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<String>,
+    /// `groupBy`
+    ///
+    /// Wire name `groupBy`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "groupBy", default, skip_serializing_if = "Option::is_none")]
+    pub group_by: Option<String>,
+    /// `serverType`
+    ///
+    /// Wire name `serverType`; `QueryRequestServerType`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<QueryRequestServerType>,
+    /// `filterType`
+    ///
+    /// Wire name `filterType`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "filterType", default, skip_serializing_if = "Option::is_none")]
+    pub filter_type: Option<String>,
+    /// `filterByConfigType`
+    ///
+    /// Wire name `filterByConfigType`; `QueryRequestFilterByConfigType`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "filterByConfigType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub filter_by_config_type: Option<QueryRequestFilterByConfigType>,
+    /// `detailLevel`
+    ///
+    /// Wire name `detailLevel`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
+    pub detail_level: Option<String>,
+    /// `mspEcTenants`
+    ///
+    /// Wire name `mspEcTenants`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "mspEcTenants", default, skip_serializing_if = "Option::is_none")]
+    pub msp_ec_tenants: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -559,6 +701,23 @@ impl QueryRequest {
             filters: None,
             fields: None,
             sort_by_count_field: None,
+            multi_sort_fields: None,
+            match_fields: None,
+            range_filter: None,
+            range_date_filter: None,
+            must_not_match_field: None,
+            page_by_date: None,
+            must_have_fields: None,
+            must_not_have_fields: None,
+            term_field: None,
+            terms: None,
+            exists: None,
+            group_by: None,
+            server_type: None,
+            filter_type: None,
+            filter_by_config_type: None,
+            detail_level: None,
+            msp_ec_tenants: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -607,6 +766,103 @@ impl QueryRequest {
         self.sort_by_count_field = Some(value.into());
         self
     }
+    /// Sets `multiSortFields`.
+    pub fn with_multi_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.multi_sort_fields = Some(value.into());
+        self
+    }
+    /// Sets `matchFields`.
+    pub fn with_match_fields(mut self, value: impl Into<Vec<QosMatchField>>) -> Self {
+        self.match_fields = Some(value.into());
+        self
+    }
+    /// Sets `rangeFilter`.
+    pub fn with_range_filter(mut self, value: impl Into<RangeFilter>) -> Self {
+        self.range_filter = Some(value.into());
+        self
+    }
+    /// Sets `rangeDateFilter`.
+    pub fn with_range_date_filter(mut self, value: impl Into<RangeFilter>) -> Self {
+        self.range_date_filter = Some(value.into());
+        self
+    }
+    /// Sets `mustNotMatchField`.
+    pub fn with_must_not_match_field(
+        mut self,
+        value: impl Into<Vec<MustNotMatchField>>,
+    ) -> Self {
+        self.must_not_match_field = Some(value.into());
+        self
+    }
+    /// Sets `pageByDate`.
+    pub fn with_page_by_date(
+        mut self,
+        value: impl Into<QueryRequestPageByDate>,
+    ) -> Self {
+        self.page_by_date = Some(value.into());
+        self
+    }
+    /// Sets `mustHaveFields`.
+    pub fn with_must_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `mustNotHaveFields`.
+    pub fn with_must_not_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_not_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `termField`.
+    pub fn with_term_field(mut self, value: impl Into<TermField>) -> Self {
+        self.term_field = Some(value.into());
+        self
+    }
+    /// Sets `terms`.
+    pub fn with_terms(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.terms = Some(value.into());
+        self
+    }
+    /// Sets `exists`.
+    pub fn with_exists(mut self, value: impl Into<String>) -> Self {
+        self.exists = Some(value.into());
+        self
+    }
+    /// Sets `groupBy`.
+    pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
+        self.group_by = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(mut self, value: impl Into<QueryRequestServerType>) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `filterType`.
+    pub fn with_filter_type(mut self, value: impl Into<String>) -> Self {
+        self.filter_type = Some(value.into());
+        self
+    }
+    /// Sets `filterByConfigType`.
+    pub fn with_filter_by_config_type(
+        mut self,
+        value: impl Into<QueryRequestFilterByConfigType>,
+    ) -> Self {
+        self.filter_by_config_type = Some(value.into());
+        self
+    }
+    /// Sets `detailLevel`.
+    pub fn with_detail_level(mut self, value: impl Into<String>) -> Self {
+        self.detail_level = Some(value.into());
+        self
+    }
+    /// Sets `mspEcTenants`.
+    pub fn with_msp_ec_tenants(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_ec_tenants = Some(value.into());
+        self
+    }
 }
 /// Answer of a `POST .../query` operation as observed in practice. Open.
 ///
@@ -619,18 +875,429 @@ pub struct QueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<SubsequentQuery>>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<i64>,
+    /// `nwType`
+    ///
+    /// Wire name `nwType`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "nwType", default, skip_serializing_if = "Option::is_none")]
+    pub nw_type: Option<String>,
+    /// `nwSubType`
+    ///
+    /// Wire name `nwSubType`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "nwSubType", default, skip_serializing_if = "Option::is_none")]
+    pub nw_sub_type: Option<String>,
+    /// `captiveType`
+    ///
+    /// Wire name `captiveType`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "captiveType", default, skip_serializing_if = "Option::is_none")]
+    pub captive_type: Option<String>,
+    /// `crtTime`
+    ///
+    /// Wire name `crtTime`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
+    pub crt_time: Option<String>,
+    /// `lastUpdTime`
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_upd_time: Option<String>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// `ancillarySsid`
+    ///
+    /// Wire name `ancillarySsid`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "ancillarySsid", default, skip_serializing_if = "Option::is_none")]
+    pub ancillary_ssid: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `clientCount`
+    ///
+    /// Wire name `clientCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
+    pub client_count: Option<i64>,
+    /// `defaultGuestCountry`
+    ///
+    /// Wire name `defaultGuestCountry`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "defaultGuestCountry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_guest_country: Option<String>,
+    /// `enableDhcp`
+    ///
+    /// Wire name `enableDhcp`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "enableDhcp", default, skip_serializing_if = "Option::is_none")]
+    pub enable_dhcp: Option<bool>,
+    /// `tunnelWlanEnable`
+    ///
+    /// Wire name `tunnelWlanEnable`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "tunnelWlanEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tunnel_wlan_enable: Option<bool>,
+    /// `securityProtocol`
+    ///
+    /// Wire name `securityProtocol`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "securityProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub security_protocol: Option<String>,
+    /// `dsaeOnboardNetwork`
+    ///
+    /// Wire name `dsaeOnboardNetwork`; `DsaeOnboardNetwork`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "dsaeOnboardNetwork",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dsae_onboard_network: Option<DsaeOnboardNetwork>,
+    /// `isOweMaster`
+    ///
+    /// Wire name `isOweMaster`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "isOweMaster", default, skip_serializing_if = "Option::is_none")]
+    pub is_owe_master: Option<bool>,
+    /// `owePairNetworkId`
+    ///
+    /// Wire name `owePairNetworkId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "owePairNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub owe_pair_network_id: Option<String>,
+    /// `venueApGroups`
+    ///
+    /// Wire name `venueApGroups`; `array<VenueApGroupQueryData>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "venueApGroups", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ap_groups: Option<Vec<VenueApGroupQueryData>>,
+    /// `apCount`
+    ///
+    /// Wire name `apCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "apCount", default, skip_serializing_if = "Option::is_none")]
+    pub ap_count: Option<i64>,
+    /// `isEnforced`
+    ///
+    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
+    pub is_enforced: Option<bool>,
+    /// `isManagedByTemplate`
+    ///
+    /// Wire name `isManagedByTemplate`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "isManagedByTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_managed_by_template: Option<bool>,
+    /// `city`
+    ///
+    /// Wire name `city`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `countryCode`
+    ///
+    /// Wire name `countryCode`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    pub country_code: Option<String>,
+    /// `dpGroupId`
+    ///
+    /// Wire name `dpGroupId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "dpGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub dp_group_id: Option<String>,
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<String>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `timeZone`
+    ///
+    /// Wire name `timeZone`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "timeZone", default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    /// `notes`
+    ///
+    /// Wire name `notes`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// `mesh`
+    ///
+    /// Wire name `mesh`; `MeshData`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<MeshData>,
+    /// `switchProfileName`
+    ///
+    /// Wire name `switchProfileName`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "switchProfileName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_profile_name: Option<String>,
+    /// `switchProfileId`
+    ///
+    /// Wire name `switchProfileId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "switchProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_profile_id: Option<String>,
+    /// `dhcp`
+    ///
+    /// Wire name `dhcp`; `DhcpData`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dhcp: Option<DhcpData>,
+    /// `wifiFirmwareVersion`
+    ///
+    /// Wire name `wifiFirmwareVersion`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "wifiFirmwareVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_firmware_version: Option<String>,
+    /// `rogueDetection`
+    ///
+    /// Wire name `rogueDetection`; `RogueDetectionData`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "rogueDetection", default, skip_serializing_if = "Option::is_none")]
+    pub rogue_detection: Option<RogueDetectionData>,
+    /// `syslogServer`
+    ///
+    /// Wire name `syslogServer`; `SyslogServerData`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "syslogServer", default, skip_serializing_if = "Option::is_none")]
+    pub syslog_server: Option<SyslogServerData>,
+    /// `isTemplate`
+    ///
+    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
+    pub is_template: Option<bool>,
+    /// `currentApFirmwares`
+    ///
+    /// Wire name `currentApFirmwares`; `array<ApModelFirmwareMappingData>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "currentApFirmwares",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_ap_firmwares: Option<Vec<ApModelFirmwareMappingData>>,
+    /// `isApFirmwareUpToDate`
+    ///
+    /// Wire name `isApFirmwareUpToDate`; `boolean`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "isApFirmwareUpToDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_ap_firmware_up_to_date: Option<bool>,
+    /// `lastApFirmwareUpdate`
+    ///
+    /// Wire name `lastApFirmwareUpdate`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "lastApFirmwareUpdate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_ap_firmware_update: Option<String>,
+    /// `nextApFirmwareSchedules`
+    ///
+    /// Wire name `nextApFirmwareSchedules`; `array<ApFirmwareScheduleData>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "nextApFirmwareSchedules",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub next_ap_firmware_schedules: Option<Vec<ApFirmwareScheduleData>>,
+    /// `addressLine`
+    ///
+    /// Wire name `addressLine`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "addressLine", default, skip_serializing_if = "Option::is_none")]
+    pub address_line: Option<String>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `error`
+    ///
+    /// Wire name `error`; `EventsError`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<EventsError>,
+    /// `errors`
+    ///
+    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<EventsError>>,
+    /// `message`
+    ///
+    /// Wire name `message`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `mspEcAlarmCountList`
+    ///
+    /// Wire name `mspEcAlarmCountList`; `array<MspEcAlarmCount>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "mspEcAlarmCountList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_ec_alarm_count_list: Option<Vec<MspEcAlarmCount>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -642,6 +1309,64 @@ impl QueryResult {
             total_count: None,
             page: None,
             data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
+            total_pages: None,
+            name: None,
+            id: None,
+            vlan: None,
+            nw_type: None,
+            nw_sub_type: None,
+            captive_type: None,
+            crt_time: None,
+            last_upd_time: None,
+            ssid: None,
+            ancillary_ssid: None,
+            description: None,
+            client_count: None,
+            default_guest_country: None,
+            enable_dhcp: None,
+            tunnel_wlan_enable: None,
+            security_protocol: None,
+            dsae_onboard_network: None,
+            is_owe_master: None,
+            owe_pair_network_id: None,
+            venue_ap_groups: None,
+            ap_count: None,
+            is_enforced: None,
+            is_managed_by_template: None,
+            city: None,
+            country: None,
+            country_code: None,
+            dp_group_id: None,
+            latitude: None,
+            longitude: None,
+            type_: None,
+            tenant_id: None,
+            time_zone: None,
+            notes: None,
+            mesh: None,
+            switch_profile_name: None,
+            switch_profile_id: None,
+            dhcp: None,
+            wifi_firmware_version: None,
+            rogue_detection: None,
+            syslog_server: None,
+            is_template: None,
+            current_ap_firmwares: None,
+            is_ap_firmware_up_to_date: None,
+            last_ap_firmware_update: None,
+            next_ap_firmware_schedules: None,
+            address_line: None,
+            page_size: None,
+            request_id: None,
+            error: None,
+            errors: None,
+            message: None,
+            status: None,
+            msp_ec_alarm_count_list: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -658,6 +1383,314 @@ impl QueryResult {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `nwType`.
+    pub fn with_nw_type(mut self, value: impl Into<String>) -> Self {
+        self.nw_type = Some(value.into());
+        self
+    }
+    /// Sets `nwSubType`.
+    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.nw_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `captiveType`.
+    pub fn with_captive_type(mut self, value: impl Into<String>) -> Self {
+        self.captive_type = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `ancillarySsid`.
+    pub fn with_ancillary_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ancillary_ssid = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `defaultGuestCountry`.
+    pub fn with_default_guest_country(mut self, value: impl Into<String>) -> Self {
+        self.default_guest_country = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcp`.
+    pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.enable_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `tunnelWlanEnable`.
+    pub fn with_tunnel_wlan_enable(mut self, value: impl Into<bool>) -> Self {
+        self.tunnel_wlan_enable = Some(value.into());
+        self
+    }
+    /// Sets `securityProtocol`.
+    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
+        self.security_protocol = Some(value.into());
+        self
+    }
+    /// Sets `dsaeOnboardNetwork`.
+    pub fn with_dsae_onboard_network(
+        mut self,
+        value: impl Into<DsaeOnboardNetwork>,
+    ) -> Self {
+        self.dsae_onboard_network = Some(value.into());
+        self
+    }
+    /// Sets `isOweMaster`.
+    pub fn with_is_owe_master(mut self, value: impl Into<bool>) -> Self {
+        self.is_owe_master = Some(value.into());
+        self
+    }
+    /// Sets `owePairNetworkId`.
+    pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
+        self.owe_pair_network_id = Some(value.into());
+        self
+    }
+    /// Sets `venueApGroups`.
+    pub fn with_venue_ap_groups(
+        mut self,
+        value: impl Into<Vec<VenueApGroupQueryData>>,
+    ) -> Self {
+        self.venue_ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `apCount`.
+    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.ap_count = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `isManagedByTemplate`.
+    pub fn with_is_managed_by_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_managed_by_template = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `countryCode`.
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    /// Sets `dpGroupId`.
+    pub fn with_dp_group_id(mut self, value: impl Into<String>) -> Self {
+        self.dp_group_id = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `timeZone`.
+    pub fn with_time_zone(mut self, value: impl Into<String>) -> Self {
+        self.time_zone = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `mesh`.
+    pub fn with_mesh(mut self, value: impl Into<MeshData>) -> Self {
+        self.mesh = Some(value.into());
+        self
+    }
+    /// Sets `switchProfileName`.
+    pub fn with_switch_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_profile_name = Some(value.into());
+        self
+    }
+    /// Sets `switchProfileId`.
+    pub fn with_switch_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `dhcp`.
+    pub fn with_dhcp(mut self, value: impl Into<DhcpData>) -> Self {
+        self.dhcp = Some(value.into());
+        self
+    }
+    /// Sets `wifiFirmwareVersion`.
+    pub fn with_wifi_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.wifi_firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `rogueDetection`.
+    pub fn with_rogue_detection(mut self, value: impl Into<RogueDetectionData>) -> Self {
+        self.rogue_detection = Some(value.into());
+        self
+    }
+    /// Sets `syslogServer`.
+    pub fn with_syslog_server(mut self, value: impl Into<SyslogServerData>) -> Self {
+        self.syslog_server = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
+        self
+    }
+    /// Sets `currentApFirmwares`.
+    pub fn with_current_ap_firmwares(
+        mut self,
+        value: impl Into<Vec<ApModelFirmwareMappingData>>,
+    ) -> Self {
+        self.current_ap_firmwares = Some(value.into());
+        self
+    }
+    /// Sets `isApFirmwareUpToDate`.
+    pub fn with_is_ap_firmware_up_to_date(mut self, value: impl Into<bool>) -> Self {
+        self.is_ap_firmware_up_to_date = Some(value.into());
+        self
+    }
+    /// Sets `lastApFirmwareUpdate`.
+    pub fn with_last_ap_firmware_update(mut self, value: impl Into<String>) -> Self {
+        self.last_ap_firmware_update = Some(value.into());
+        self
+    }
+    /// Sets `nextApFirmwareSchedules`.
+    pub fn with_next_ap_firmware_schedules(
+        mut self,
+        value: impl Into<Vec<ApFirmwareScheduleData>>,
+    ) -> Self {
+        self.next_ap_firmware_schedules = Some(value.into());
+        self
+    }
+    /// Sets `addressLine`.
+    pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
+        self.address_line = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<EventsError>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `errors`.
+    pub fn with_errors(mut self, value: impl Into<Vec<EventsError>>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `mspEcAlarmCountList`.
+    pub fn with_msp_ec_alarm_count_list(
+        mut self,
+        value: impl Into<Vec<MspEcAlarmCount>>,
+    ) -> Self {
+        self.msp_ec_alarm_count_list = Some(value.into());
         self
     }
 }
@@ -773,21 +1806,25 @@ pub struct EntitlementErrorBody {
     /// `code`
     ///
     /// Wire name `code`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1230,5 +2267,14952 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaServer {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `purpose`
+    ///
+    /// Wire name `purpose`; `AaaServerPurpose`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<AaaServerPurpose>,
+    /// `level`
+    ///
+    /// Wire name `level`; `AaaServerLevel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<AaaServerLevel>,
+    /// `serverType`
+    ///
+    /// Wire name `serverType`; `AaaServerServerType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<AaaServerServerType>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `acctPort`
+    ///
+    /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
+    pub acct_port: Option<i64>,
+    /// `authPort`
+    ///
+    /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
+    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
+    pub auth_port: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaServer {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            username: None,
+            password: None,
+            purpose: None,
+            level: None,
+            server_type: None,
+            secret: None,
+            ip: None,
+            acct_port: None,
+            auth_port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `purpose`.
+    pub fn with_purpose(mut self, value: impl Into<AaaServerPurpose>) -> Self {
+        self.purpose = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn with_level(mut self, value: impl Into<AaaServerLevel>) -> Self {
+        self.level = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(mut self, value: impl Into<AaaServerServerType>) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `acctPort`.
+    pub fn with_acct_port(mut self, value: impl Into<i64>) -> Self {
+        self.acct_port = Some(value.into());
+        self
+    }
+    /// Sets `authPort`.
+    pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
+        self.auth_port = Some(value.into());
+        self
+    }
+}
+/// Aaa server bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaServerBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `acctPort`
+    ///
+    /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
+    pub acct_port: Option<i64>,
+    /// `authPort`
+    ///
+    /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
+    pub auth_port: Option<i64>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `level`
+    ///
+    /// Wire name `level`; `AaaServerBoLevel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<AaaServerBoLevel>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `encryptedPassword`
+    ///
+    /// Wire name `encryptedPassword`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(
+        rename = "encryptedPassword",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub encrypted_password: Option<ruckus_one_runtime::Secret>,
+    /// `purpose`
+    ///
+    /// Wire name `purpose`; `AaaServerBoPurpose`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<AaaServerBoPurpose>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `serverType`
+    ///
+    /// Wire name `serverType`; `AaaServerBoServerType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<AaaServerBoServerType>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `authEnable`
+    ///
+    /// Wire name `authEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
+    #[serde(rename = "authEnable", default, skip_serializing_if = "Option::is_none")]
+    pub auth_enable: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaServerBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            acct_port: None,
+            auth_port: None,
+            ip: None,
+            level: None,
+            name: None,
+            password: None,
+            encrypted_password: None,
+            purpose: None,
+            secret: None,
+            server_type: None,
+            username: None,
+            auth_enable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `acctPort`.
+    pub fn with_acct_port(mut self, value: impl Into<i64>) -> Self {
+        self.acct_port = Some(value.into());
+        self
+    }
+    /// Sets `authPort`.
+    pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
+        self.auth_port = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn with_level(mut self, value: impl Into<AaaServerBoLevel>) -> Self {
+        self.level = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `encryptedPassword`.
+    pub fn with_encrypted_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.encrypted_password = Some(value.into());
+        self
+    }
+    /// Sets `purpose`.
+    pub fn with_purpose(mut self, value: impl Into<AaaServerBoPurpose>) -> Self {
+        self.purpose = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(mut self, value: impl Into<AaaServerBoServerType>) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `authEnable`.
+    pub fn with_auth_enable(mut self, value: impl Into<bool>) -> Self {
+        self.auth_enable = Some(value.into());
+        self
+    }
+}
+/// Aaa server bo level: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerBoLevel {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `READ_WRITE`
+    ReadWrite,
+    /// `PORT_CONFIG`
+    PortConfig,
+    /// `READ_ONLY`
+    ReadOnly,
+    /// `LEVEL_NONE`
+    LevelNone,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerBoLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::ReadWrite => "READ_WRITE",
+            Self::PortConfig => "PORT_CONFIG",
+            Self::ReadOnly => "READ_ONLY",
+            Self::LevelNone => "LEVEL_NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerBoLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "READ_WRITE" => Self::ReadWrite,
+            "PORT_CONFIG" => Self::PortConfig,
+            "READ_ONLY" => Self::ReadOnly,
+            "LEVEL_NONE" => Self::LevelNone,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerBoLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerBoLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerBoLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server bo purpose: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerBoPurpose {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `DEFAULT`
+    Default,
+    /// `AUTHENTICATION_ONLY`
+    AuthenticationOnly,
+    /// `AUTHORIZATION_ONLY`
+    AuthorizationOnly,
+    /// `ACCOUNTING_ONLY`
+    AccountingOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerBoPurpose {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::Default => "DEFAULT",
+            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
+            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
+            Self::AccountingOnly => "ACCOUNTING_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerBoPurpose {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "DEFAULT" => Self::Default,
+            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
+            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
+            "ACCOUNTING_ONLY" => Self::AccountingOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerBoPurpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerBoPurpose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerBoPurpose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server bo server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerBoServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerBoServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerBoServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerBoServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerBoServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerBoServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server level: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerLevel {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `READ_WRITE`
+    ReadWrite,
+    /// `PORT_CONFIG`
+    PortConfig,
+    /// `READ_ONLY`
+    ReadOnly,
+    /// `LEVEL_NONE`
+    LevelNone,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::ReadWrite => "READ_WRITE",
+            Self::PortConfig => "PORT_CONFIG",
+            Self::ReadOnly => "READ_ONLY",
+            Self::LevelNone => "LEVEL_NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "READ_WRITE" => Self::ReadWrite,
+            "PORT_CONFIG" => Self::PortConfig,
+            "READ_ONLY" => Self::ReadOnly,
+            "LEVEL_NONE" => Self::LevelNone,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server purpose: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerPurpose {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `DEFAULT`
+    Default,
+    /// `AUTHENTICATION_ONLY`
+    AuthenticationOnly,
+    /// `AUTHORIZATION_ONLY`
+    AuthorizationOnly,
+    /// `ACCOUNTING_ONLY`
+    AccountingOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerPurpose {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::Default => "DEFAULT",
+            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
+            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
+            Self::AccountingOnly => "ACCOUNTING_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerPurpose {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "DEFAULT" => Self::Default,
+            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
+            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
+            "ACCOUNTING_ONLY" => Self::AccountingOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerPurpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerPurpose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaServerV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `purpose`
+    ///
+    /// Wire name `purpose`; `AaaServerV1Purpose`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<AaaServerV1Purpose>,
+    /// `level`
+    ///
+    /// Wire name `level`; `AaaServerV1Level`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<AaaServerV1Level>,
+    /// `serverType`
+    ///
+    /// Wire name `serverType`; `AaaServerV1ServerType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<AaaServerV1ServerType>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `acctPort`
+    ///
+    /// Wire name `acctPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
+    pub acct_port: Option<i64>,
+    /// `authPort`
+    ///
+    /// Wire name `authPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
+    pub auth_port: Option<i64>,
+    /// `switchCountInVenue`
+    ///
+    /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(
+        rename = "switchCountInVenue",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_count_in_venue: Option<i64>,
+    /// `syncedPasswordSwitchCount`
+    ///
+    /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(
+        rename = "syncedPasswordSwitchCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synced_password_switch_count: Option<i64>,
+    /// `aaaServerViewList`
+    ///
+    /// Wire name `aaaServerViewList`; `array<AaaServerV1>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
+    #[serde(
+        rename = "aaaServerViewList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub aaa_server_view_list: Option<Vec<AaaServerV1>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaServerV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            username: None,
+            password: None,
+            purpose: None,
+            level: None,
+            server_type: None,
+            secret: None,
+            ip: None,
+            acct_port: None,
+            auth_port: None,
+            switch_count_in_venue: None,
+            synced_password_switch_count: None,
+            aaa_server_view_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `purpose`.
+    pub fn with_purpose(mut self, value: impl Into<AaaServerV1Purpose>) -> Self {
+        self.purpose = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn with_level(mut self, value: impl Into<AaaServerV1Level>) -> Self {
+        self.level = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(mut self, value: impl Into<AaaServerV1ServerType>) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `acctPort`.
+    pub fn with_acct_port(mut self, value: impl Into<i64>) -> Self {
+        self.acct_port = Some(value.into());
+        self
+    }
+    /// Sets `authPort`.
+    pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
+        self.auth_port = Some(value.into());
+        self
+    }
+    /// Sets `switchCountInVenue`.
+    pub fn with_switch_count_in_venue(mut self, value: impl Into<i64>) -> Self {
+        self.switch_count_in_venue = Some(value.into());
+        self
+    }
+    /// Sets `syncedPasswordSwitchCount`.
+    pub fn with_synced_password_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.synced_password_switch_count = Some(value.into());
+        self
+    }
+    /// Sets `aaaServerViewList`.
+    pub fn with_aaa_server_view_list(
+        mut self,
+        value: impl Into<Vec<AaaServerV1>>,
+    ) -> Self {
+        self.aaa_server_view_list = Some(value.into());
+        self
+    }
+}
+/// Aaa server v1 level: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerV1Level {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `READ_WRITE`
+    ReadWrite,
+    /// `PORT_CONFIG`
+    PortConfig,
+    /// `READ_ONLY`
+    ReadOnly,
+    /// `LEVEL_NONE`
+    LevelNone,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerV1Level {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::ReadWrite => "READ_WRITE",
+            Self::PortConfig => "PORT_CONFIG",
+            Self::ReadOnly => "READ_ONLY",
+            Self::LevelNone => "LEVEL_NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerV1Level {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "READ_WRITE" => Self::ReadWrite,
+            "PORT_CONFIG" => Self::PortConfig,
+            "READ_ONLY" => Self::ReadOnly,
+            "LEVEL_NONE" => Self::LevelNone,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerV1Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerV1Level {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerV1Level {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server v1 purpose: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerV1Purpose {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `DEFAULT`
+    Default,
+    /// `AUTHENTICATION_ONLY`
+    AuthenticationOnly,
+    /// `AUTHORIZATION_ONLY`
+    AuthorizationOnly,
+    /// `ACCOUNTING_ONLY`
+    AccountingOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerV1Purpose {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::Default => "DEFAULT",
+            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
+            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
+            Self::AccountingOnly => "ACCOUNTING_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerV1Purpose {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "DEFAULT" => Self::Default,
+            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
+            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
+            "ACCOUNTING_ONLY" => Self::AccountingOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerV1Purpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerV1Purpose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerV1Purpose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server v1 server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerV1ServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerV1ServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerV1ServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerV1ServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerV1ServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa setting response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaSettingResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `AaaSettingView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<AaaSettingView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaSettingResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<AaaSettingView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Aaa setting view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaSettingView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `authnEnabledSsh`
+    ///
+    /// Wire name `authnEnabledSsh`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authnEnabledSsh",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authn_enabled_ssh: Option<bool>,
+    /// `authnFirstPref`
+    ///
+    /// Wire name `authnFirstPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(rename = "authnFirstPref", default, skip_serializing_if = "Option::is_none")]
+    pub authn_first_pref: Option<String>,
+    /// `authnSecondPref`
+    ///
+    /// Wire name `authnSecondPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authnSecondPref",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authn_second_pref: Option<String>,
+    /// `authnThirdPref`
+    ///
+    /// Wire name `authnThirdPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(rename = "authnThirdPref", default, skip_serializing_if = "Option::is_none")]
+    pub authn_third_pref: Option<String>,
+    /// `authnFourthPref`
+    ///
+    /// Wire name `authnFourthPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authnFourthPref",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authn_fourth_pref: Option<String>,
+    /// `authzEnabledCommand`
+    ///
+    /// Wire name `authzEnabledCommand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzEnabledCommand",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_enabled_command: Option<bool>,
+    /// `authzEnabledExec`
+    ///
+    /// Wire name `authzEnabledExec`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzEnabledExec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_enabled_exec: Option<bool>,
+    /// `authzCommonsLevel`
+    ///
+    /// Wire name `authzCommonsLevel`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzCommonsLevel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_level: Option<String>,
+    /// `authzCommonsFirstServer`
+    ///
+    /// Wire name `authzCommonsFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzCommonsFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_first_server: Option<String>,
+    /// `authzCommonsSecondServer`
+    ///
+    /// Wire name `authzCommonsSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzCommonsSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_second_server: Option<String>,
+    /// `authzCommonsThirdServer`
+    ///
+    /// Wire name `authzCommonsThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzCommonsThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_third_server: Option<String>,
+    /// `authzExecFirstServer`
+    ///
+    /// Wire name `authzExecFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzExecFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_exec_first_server: Option<String>,
+    /// `authzExecSecondServer`
+    ///
+    /// Wire name `authzExecSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzExecSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_exec_second_server: Option<String>,
+    /// `authzExecThirdServer`
+    ///
+    /// Wire name `authzExecThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "authzExecThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_exec_third_server: Option<String>,
+    /// `acctEnabledCommand`
+    ///
+    /// Wire name `acctEnabledCommand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctEnabledCommand",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_enabled_command: Option<bool>,
+    /// `acctEnabledExec`
+    ///
+    /// Wire name `acctEnabledExec`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctEnabledExec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_enabled_exec: Option<bool>,
+    /// `acctCommonsLevel`
+    ///
+    /// Wire name `acctCommonsLevel`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctCommonsLevel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_level: Option<String>,
+    /// `acctCommonsFirstServer`
+    ///
+    /// Wire name `acctCommonsFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctCommonsFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_first_server: Option<String>,
+    /// `acctCommonsSecondServer`
+    ///
+    /// Wire name `acctCommonsSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctCommonsSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_second_server: Option<String>,
+    /// `acctCommonsThirdServer`
+    ///
+    /// Wire name `acctCommonsThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctCommonsThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_third_server: Option<String>,
+    /// `acctExecFirstServer`
+    ///
+    /// Wire name `acctExecFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctExecFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_exec_first_server: Option<String>,
+    /// `acctExecSecondServer`
+    ///
+    /// Wire name `acctExecSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctExecSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_exec_second_server: Option<String>,
+    /// `acctExecThirdServer`
+    ///
+    /// Wire name `acctExecThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
+    #[serde(
+        rename = "acctExecThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_exec_third_server: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaSettingView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            authn_enabled_ssh: None,
+            authn_first_pref: None,
+            authn_second_pref: None,
+            authn_third_pref: None,
+            authn_fourth_pref: None,
+            authz_enabled_command: None,
+            authz_enabled_exec: None,
+            authz_commons_level: None,
+            authz_commons_first_server: None,
+            authz_commons_second_server: None,
+            authz_commons_third_server: None,
+            authz_exec_first_server: None,
+            authz_exec_second_server: None,
+            authz_exec_third_server: None,
+            acct_enabled_command: None,
+            acct_enabled_exec: None,
+            acct_commons_level: None,
+            acct_commons_first_server: None,
+            acct_commons_second_server: None,
+            acct_commons_third_server: None,
+            acct_exec_first_server: None,
+            acct_exec_second_server: None,
+            acct_exec_third_server: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `authnEnabledSsh`.
+    pub fn with_authn_enabled_ssh(mut self, value: impl Into<bool>) -> Self {
+        self.authn_enabled_ssh = Some(value.into());
+        self
+    }
+    /// Sets `authnFirstPref`.
+    pub fn with_authn_first_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_first_pref = Some(value.into());
+        self
+    }
+    /// Sets `authnSecondPref`.
+    pub fn with_authn_second_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_second_pref = Some(value.into());
+        self
+    }
+    /// Sets `authnThirdPref`.
+    pub fn with_authn_third_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_third_pref = Some(value.into());
+        self
+    }
+    /// Sets `authnFourthPref`.
+    pub fn with_authn_fourth_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_fourth_pref = Some(value.into());
+        self
+    }
+    /// Sets `authzEnabledCommand`.
+    pub fn with_authz_enabled_command(mut self, value: impl Into<bool>) -> Self {
+        self.authz_enabled_command = Some(value.into());
+        self
+    }
+    /// Sets `authzEnabledExec`.
+    pub fn with_authz_enabled_exec(mut self, value: impl Into<bool>) -> Self {
+        self.authz_enabled_exec = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsLevel`.
+    pub fn with_authz_commons_level(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_level = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsFirstServer`.
+    pub fn with_authz_commons_first_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_first_server = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsSecondServer`.
+    pub fn with_authz_commons_second_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_second_server = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsThirdServer`.
+    pub fn with_authz_commons_third_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_third_server = Some(value.into());
+        self
+    }
+    /// Sets `authzExecFirstServer`.
+    pub fn with_authz_exec_first_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_exec_first_server = Some(value.into());
+        self
+    }
+    /// Sets `authzExecSecondServer`.
+    pub fn with_authz_exec_second_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_exec_second_server = Some(value.into());
+        self
+    }
+    /// Sets `authzExecThirdServer`.
+    pub fn with_authz_exec_third_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_exec_third_server = Some(value.into());
+        self
+    }
+    /// Sets `acctEnabledCommand`.
+    pub fn with_acct_enabled_command(mut self, value: impl Into<bool>) -> Self {
+        self.acct_enabled_command = Some(value.into());
+        self
+    }
+    /// Sets `acctEnabledExec`.
+    pub fn with_acct_enabled_exec(mut self, value: impl Into<bool>) -> Self {
+        self.acct_enabled_exec = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsLevel`.
+    pub fn with_acct_commons_level(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_level = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsFirstServer`.
+    pub fn with_acct_commons_first_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_first_server = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsSecondServer`.
+    pub fn with_acct_commons_second_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_second_server = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsThirdServer`.
+    pub fn with_acct_commons_third_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_third_server = Some(value.into());
+        self
+    }
+    /// Sets `acctExecFirstServer`.
+    pub fn with_acct_exec_first_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_exec_first_server = Some(value.into());
+        self
+    }
+    /// Sets `acctExecSecondServer`.
+    pub fn with_acct_exec_second_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_exec_second_server = Some(value.into());
+        self
+    }
+    /// Sets `acctExecThirdServer`.
+    pub fn with_acct_exec_third_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_exec_third_server = Some(value.into());
+        self
+    }
+}
+/// Acl bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AclBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `aclType`
+    ///
+    /// Wire name `aclType`; `AclBoAclType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
+    pub acl_type: Option<AclBoAclType>,
+    /// `aclRules`
+    ///
+    /// Wire name `aclRules`; `array<AclRuleBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
+    pub acl_rules: Option<Vec<AclRuleBo>>,
+    /// `uniqueName`
+    ///
+    /// Wire name `uniqueName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
+    #[serde(rename = "uniqueName", default, skip_serializing_if = "Option::is_none")]
+    pub unique_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AclBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_id: None,
+            name: None,
+            acl_type: None,
+            acl_rules: None,
+            unique_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `aclType`.
+    pub fn with_acl_type(mut self, value: impl Into<AclBoAclType>) -> Self {
+        self.acl_type = Some(value.into());
+        self
+    }
+    /// Sets `aclRules`.
+    pub fn with_acl_rules(mut self, value: impl Into<Vec<AclRuleBo>>) -> Self {
+        self.acl_rules = Some(value.into());
+        self
+    }
+    /// Sets `uniqueName`.
+    pub fn with_unique_name(mut self, value: impl Into<String>) -> Self {
+        self.unique_name = Some(value.into());
+        self
+    }
+}
+/// Acl bo acl type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AclBoAclType {
+    /// `standard`
+    Standard,
+    /// `extended`
+    Extended,
+    /// `IPv6`
+    IPv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AclBoAclType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Standard => "standard",
+            Self::Extended => "extended",
+            Self::IPv6 => "IPv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AclBoAclType {
+    fn from(s: &str) -> Self {
+        match s {
+            "standard" => Self::Standard,
+            "extended" => Self::Extended,
+            "IPv6" => Self::IPv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AclBoAclType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AclBoAclType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclBoAclType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acl rule bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AclRuleBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `sequence`
+    ///
+    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<i64>,
+    /// `action`
+    ///
+    /// Wire name `action`; `AclRuleBoAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<AclRuleBoAction>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `AclRuleBoProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<AclRuleBoProtocol>,
+    /// `source`
+    ///
+    /// Wire name `source`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// `sourcePort`
+    ///
+    /// Wire name `sourcePort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
+    pub source_port: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// `destinationPort`
+    ///
+    /// Wire name `destinationPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(
+        rename = "destinationPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destination_port: Option<String>,
+    /// `dscpMatching`
+    ///
+    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_matching: Option<i64>,
+    /// `dscpMarking`
+    ///
+    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_marking: Option<i64>,
+    /// `internalPriority`
+    ///
+    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(
+        rename = "internalPriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub internal_priority: Option<i64>,
+    /// `typeIp`
+    ///
+    /// Wire name `typeIp`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
+    #[serde(rename = "typeIp", default, skip_serializing_if = "Option::is_none")]
+    pub type_ip: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AclRuleBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            sequence: None,
+            action: None,
+            protocol: None,
+            source: None,
+            source_port: None,
+            destination: None,
+            destination_port: None,
+            dscp_matching: None,
+            dscp_marking: None,
+            internal_priority: None,
+            type_ip: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `sequence`.
+    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
+        self.sequence = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<AclRuleBoAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: impl Into<AclRuleBoProtocol>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `sourcePort`.
+    pub fn with_source_port(mut self, value: impl Into<String>) -> Self {
+        self.source_port = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<String>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `dscpMatching`.
+    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_matching = Some(value.into());
+        self
+    }
+    /// Sets `dscpMarking`.
+    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_marking = Some(value.into());
+        self
+    }
+    /// Sets `internalPriority`.
+    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
+        self.internal_priority = Some(value.into());
+        self
+    }
+    /// Sets `typeIp`.
+    pub fn with_type_ip(mut self, value: impl Into<bool>) -> Self {
+        self.type_ip = Some(value.into());
+        self
+    }
+}
+/// Acl rule bo action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AclRuleBoAction {
+    /// `permit`
+    Permit,
+    /// `deny`
+    Deny,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AclRuleBoAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Permit => "permit",
+            Self::Deny => "deny",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AclRuleBoAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "permit" => Self::Permit,
+            "deny" => Self::Deny,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AclRuleBoAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AclRuleBoAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclRuleBoAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acl rule bo protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AclRuleBoProtocol {
+    /// `ip`
+    Ip,
+    /// `tcp`
+    Tcp,
+    /// `udp`
+    Udp,
+    /// `ipv6`
+    Ipv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AclRuleBoProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ip => "ip",
+            Self::Tcp => "tcp",
+            Self::Udp => "udp",
+            Self::Ipv6 => "ipv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AclRuleBoProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "ip" => Self::Ip,
+            "tcp" => Self::Tcp,
+            "udp" => Self::Udp,
+            "ipv6" => Self::Ipv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AclRuleBoProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AclRuleBoProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acl rule view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AclRuleView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `sequence`
+    ///
+    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<i64>,
+    /// `action`
+    ///
+    /// Wire name `action`; `AclRuleViewAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<AclRuleViewAction>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// `destinationPort`
+    ///
+    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(
+        rename = "destinationPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destination_port: Option<i64>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `AclRuleViewProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<AclRuleViewProtocol>,
+    /// `source`
+    ///
+    /// Wire name `source`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// `sourcePort`
+    ///
+    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
+    pub source_port: Option<i64>,
+    /// `dscpMatching`
+    ///
+    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_matching: Option<i64>,
+    /// `dscpMarking`
+    ///
+    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_marking: Option<i64>,
+    /// `internalPriority`
+    ///
+    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
+    #[serde(
+        rename = "internalPriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub internal_priority: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AclRuleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            sequence: None,
+            action: None,
+            destination: None,
+            destination_port: None,
+            protocol: None,
+            source: None,
+            source_port: None,
+            dscp_matching: None,
+            dscp_marking: None,
+            internal_priority: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `sequence`.
+    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
+        self.sequence = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<AclRuleViewAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: impl Into<AclRuleViewProtocol>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `sourcePort`.
+    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
+        self.source_port = Some(value.into());
+        self
+    }
+    /// Sets `dscpMatching`.
+    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_matching = Some(value.into());
+        self
+    }
+    /// Sets `dscpMarking`.
+    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_marking = Some(value.into());
+        self
+    }
+    /// Sets `internalPriority`.
+    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
+        self.internal_priority = Some(value.into());
+        self
+    }
+}
+/// Acl rule view action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AclRuleViewAction {
+    /// `permit`
+    Permit,
+    /// `deny`
+    Deny,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AclRuleViewAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Permit => "permit",
+            Self::Deny => "deny",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AclRuleViewAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "permit" => Self::Permit,
+            "deny" => Self::Deny,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AclRuleViewAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AclRuleViewAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclRuleViewAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acl rule view protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AclRuleViewProtocol {
+    /// `ip`
+    Ip,
+    /// `tcp`
+    Tcp,
+    /// `udp`
+    Udp,
+    /// `ipv6`
+    Ipv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AclRuleViewProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ip => "ip",
+            Self::Tcp => "tcp",
+            Self::Udp => "udp",
+            Self::Ipv6 => "ipv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AclRuleViewProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "ip" => Self::Ip,
+            "tcp" => Self::Tcp,
+            "udp" => Self::Udp,
+            "ipv6" => Self::Ipv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AclRuleViewProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AclRuleViewProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acl view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AclView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `aclType`
+    ///
+    /// Wire name `aclType`; `AclViewAclType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
+    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
+    pub acl_type: Option<AclViewAclType>,
+    /// `aclRules`
+    ///
+    /// Wire name `aclRules`; `array<AclRuleView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
+    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
+    pub acl_rules: Option<Vec<AclRuleView>>,
+    /// `aclViewList`
+    ///
+    /// Wire name `aclViewList`; `array<AclView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
+    #[serde(rename = "aclViewList", default, skip_serializing_if = "Option::is_none")]
+    pub acl_view_list: Option<Vec<AclView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AclView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            acl_type: None,
+            acl_rules: None,
+            acl_view_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `aclType`.
+    pub fn with_acl_type(mut self, value: impl Into<AclViewAclType>) -> Self {
+        self.acl_type = Some(value.into());
+        self
+    }
+    /// Sets `aclRules`.
+    pub fn with_acl_rules(mut self, value: impl Into<Vec<AclRuleView>>) -> Self {
+        self.acl_rules = Some(value.into());
+        self
+    }
+    /// Sets `aclViewList`.
+    pub fn with_acl_view_list(mut self, value: impl Into<Vec<AclView>>) -> Self {
+        self.acl_view_list = Some(value.into());
+        self
+    }
+}
+/// Acl view acl type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AclViewAclType {
+    /// `standard`
+    Standard,
+    /// `extended`
+    Extended,
+    /// `IPv6`
+    IPv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AclViewAclType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Standard => "standard",
+            Self::Extended => "extended",
+            Self::IPv6 => "IPv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AclViewAclType {
+    fn from(s: &str) -> Self {
+        match s {
+            "standard" => Self::Standard,
+            "extended" => Self::Extended,
+            "IPv6" => Self::IPv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AclViewAclType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AclViewAclType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclViewAclType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acx cli template variable bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplateVariableBo {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `AcxCliTemplateVariableBoType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<AcxCliTemplateVariableBoType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplateVariableBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            value: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<AcxCliTemplateVariableBoType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Acx cli template variable bo type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AcxCliTemplateVariableBoType {
+    /// `ADDRESS`
+    Address,
+    /// `RANGE`
+    Range,
+    /// `STRING`
+    String,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AcxCliTemplateVariableBoType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Address => "ADDRESS",
+            Self::Range => "RANGE",
+            Self::String => "STRING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AcxCliTemplateVariableBoType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ADDRESS" => Self::Address,
+            "RANGE" => Self::Range,
+            "STRING" => Self::String,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AcxCliTemplateVariableBoType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AcxCliTemplateVariableBoType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acx cli template variable view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplateVariableView {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `AcxCliTemplateVariableViewType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<AcxCliTemplateVariableViewType>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `rangeStart`
+    ///
+    /// Wire name `rangeStart`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(rename = "rangeStart", default, skip_serializing_if = "Option::is_none")]
+    pub range_start: Option<i64>,
+    /// `rangeEnd`
+    ///
+    /// Wire name `rangeEnd`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(rename = "rangeEnd", default, skip_serializing_if = "Option::is_none")]
+    pub range_end: Option<i64>,
+    /// `ipAddressStart`
+    ///
+    /// Wire name `ipAddressStart`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(rename = "ipAddressStart", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_start: Option<String>,
+    /// `ipAddressEnd`
+    ///
+    /// Wire name `ipAddressEnd`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(rename = "ipAddressEnd", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_end: Option<String>,
+    /// `subMask`
+    ///
+    /// Wire name `subMask`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
+    #[serde(rename = "subMask", default, skip_serializing_if = "Option::is_none")]
+    pub sub_mask: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplateVariableView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            type_: None,
+            value: None,
+            range_start: None,
+            range_end: None,
+            ip_address_start: None,
+            ip_address_end: None,
+            sub_mask: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<AcxCliTemplateVariableViewType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `rangeStart`.
+    pub fn with_range_start(mut self, value: impl Into<i64>) -> Self {
+        self.range_start = Some(value.into());
+        self
+    }
+    /// Sets `rangeEnd`.
+    pub fn with_range_end(mut self, value: impl Into<i64>) -> Self {
+        self.range_end = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressStart`.
+    pub fn with_ip_address_start(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_start = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressEnd`.
+    pub fn with_ip_address_end(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_end = Some(value.into());
+        self
+    }
+    /// Sets `subMask`.
+    pub fn with_sub_mask(mut self, value: impl Into<String>) -> Self {
+        self.sub_mask = Some(value.into());
+        self
+    }
+}
+/// Acx cli template variable view type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AcxCliTemplateVariableViewType {
+    /// `ADDRESS`
+    Address,
+    /// `RANGE`
+    Range,
+    /// `STRING`
+    String,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AcxCliTemplateVariableViewType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Address => "ADDRESS",
+            Self::Range => "RANGE",
+            Self::String => "STRING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AcxCliTemplateVariableViewType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ADDRESS" => Self::Address,
+            "RANGE" => Self::Range,
+            "STRING" => Self::String,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AcxCliTemplateVariableViewType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AcxCliTemplateVariableViewType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acx venue cli template bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxVenueCliTemplateBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `switchModels`
+    ///
+    /// Wire name `switchModels`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
+    pub switch_models: Option<String>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<AcxCliTemplateVariableBo>>,
+    /// `overwrite`
+    ///
+    /// Wire name `overwrite`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwrite: Option<bool>,
+    /// `customizedSerialSet`
+    ///
+    /// Wire name `customizedSerialSet`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
+    #[serde(
+        rename = "customizedSerialSet",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub customized_serial_set: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxVenueCliTemplateBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            cli: None,
+            switch_models: None,
+            variables: None,
+            overwrite: None,
+            customized_serial_set: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `switchModels`.
+    pub fn with_switch_models(mut self, value: impl Into<String>) -> Self {
+        self.switch_models = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<AcxCliTemplateVariableBo>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `overwrite`.
+    pub fn with_overwrite(mut self, value: impl Into<bool>) -> Self {
+        self.overwrite = Some(value.into());
+        self
+    }
+    /// Sets `customizedSerialSet`.
+    pub fn with_customized_serial_set(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.customized_serial_set = Some(value.into());
+        self
+    }
+}
+/// Acx venue cli template view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxVenueCliTemplateView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `switchModels`
+    ///
+    /// Wire name `switchModels`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+    #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
+    pub switch_models: Option<String>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<AcxCliTemplateVariableView>>,
+    /// `overwrite`
+    ///
+    /// Wire name `overwrite`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwrite: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxVenueCliTemplateView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            cli: None,
+            switch_models: None,
+            variables: None,
+            overwrite: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `switchModels`.
+    pub fn with_switch_models(mut self, value: impl Into<String>) -> Self {
+        self.switch_models = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<AcxCliTemplateVariableView>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `overwrite`.
+    pub fn with_overwrite(mut self, value: impl Into<bool>) -> Self {
+        self.overwrite = Some(value.into());
+        self
+    }
+}
+/// Acx venue cli template view v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxVenueCliTemplateViewV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `switchModels`
+    ///
+    /// Wire name `switchModels`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+    #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
+    pub switch_models: Option<String>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<CliTemplateVariableBo>>,
+    /// `overwrite`
+    ///
+    /// Wire name `overwrite`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwrite: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxVenueCliTemplateViewV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            cli: None,
+            switch_models: None,
+            variables: None,
+            overwrite: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `switchModels`.
+    pub fn with_switch_models(mut self, value: impl Into<String>) -> Self {
+        self.switch_models = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<CliTemplateVariableBo>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `overwrite`.
+    pub fn with_overwrite(mut self, value: impl Into<bool>) -> Self {
+        self.overwrite = Some(value.into());
+        self
+    }
+}
+/// Ap creation, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApCreation {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `deviceGps`
+    ///
+    /// Wire name `deviceGps`; `DeviceGps`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+    #[serde(rename = "deviceGps", default, skip_serializing_if = "Option::is_none")]
+    pub device_gps: Option<DeviceGps>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; default: null; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+    pub name: String,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `array<string>`; optional; max_items: 24; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApCreation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, serial_number: String) -> Self {
+        Self {
+            description: None,
+            device_gps: None,
+            model: None,
+            name,
+            serial_number,
+            tags: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `deviceGps`.
+    pub fn with_device_gps(mut self, value: impl Into<DeviceGps>) -> Self {
+        self.device_gps = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+}
+/// Ap firmware schedule data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApFirmwareScheduleData {
+    /// `startDateTime`
+    ///
+    /// Wire name `startDateTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
+    #[serde(rename = "startDateTime", default, skip_serializing_if = "Option::is_none")]
+    pub start_date_time: Option<String>,
+    /// `versionInfo`
+    ///
+    /// Wire name `versionInfo`; `ApFirmwareVersionInfoData`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
+    #[serde(rename = "versionInfo", default, skip_serializing_if = "Option::is_none")]
+    pub version_info: Option<ApFirmwareVersionInfoData>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApFirmwareScheduleData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            start_date_time: None,
+            version_info: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `startDateTime`.
+    pub fn with_start_date_time(mut self, value: impl Into<String>) -> Self {
+        self.start_date_time = Some(value.into());
+        self
+    }
+    /// Sets `versionInfo`.
+    pub fn with_version_info(
+        mut self,
+        value: impl Into<ApFirmwareVersionInfoData>,
+    ) -> Self {
+        self.version_info = Some(value.into());
+        self
+    }
+}
+/// Ap firmware version info data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApFirmwareVersionInfoData {
+    /// `version`
+    ///
+    /// Wire name `version`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `category`
+    ///
+    /// Wire name `category`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApFirmwareVersionInfoData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            version: None,
+            type_: None,
+            category: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `category`.
+    pub fn with_category(mut self, value: impl Into<String>) -> Self {
+        self.category = Some(value.into());
+        self
+    }
+}
+/// Ap model firmware mapping data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApModelFirmwareMappingData {
+    /// `apModel`
+    ///
+    /// Wire name `apModel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
+    #[serde(rename = "apModel", default, skip_serializing_if = "Option::is_none")]
+    pub ap_model: Option<String>,
+    /// `firmware`
+    ///
+    /// Wire name `firmware`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApModelFirmwareMappingData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_model: None,
+            firmware: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apModel`.
+    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
+        self.ap_model = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+}
+/// Capabilities lan port, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CapabilitiesLanPort {
+    /// `defaultType`
+    ///
+    /// Wire name `defaultType`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "defaultType", default, skip_serializing_if = "Option::is_none")]
+    pub default_type: Option<String>,
+    /// `displayLabel`
+    ///
+    /// Wire name `displayLabel`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "displayLabel", default, skip_serializing_if = "Option::is_none")]
+    pub display_label: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `isPoeOutPort`
+    ///
+    /// Wire name `isPoeOutPort`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "isPoeOutPort", default, skip_serializing_if = "Option::is_none")]
+    pub is_poe_out_port: Option<bool>,
+    /// `isPoePort`
+    ///
+    /// Wire name `isPoePort`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "isPoePort", default, skip_serializing_if = "Option::is_none")]
+    pub is_poe_port: Option<bool>,
+    /// `supportDisable`
+    ///
+    /// Wire name `supportDisable`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "supportDisable", default, skip_serializing_if = "Option::is_none")]
+    pub support_disable: Option<bool>,
+    /// `trunkPortOnly`
+    ///
+    /// Wire name `trunkPortOnly`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "trunkPortOnly", default, skip_serializing_if = "Option::is_none")]
+    pub trunk_port_only: Option<bool>,
+    /// `untagId`
+    ///
+    /// Wire name `untagId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
+    pub untag_id: Option<i64>,
+    /// `vlanMembers`
+    ///
+    /// Wire name `vlanMembers`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
+    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_members: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CapabilitiesLanPort {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            default_type: None,
+            display_label: None,
+            id: None,
+            is_poe_out_port: None,
+            is_poe_port: None,
+            support_disable: None,
+            trunk_port_only: None,
+            untag_id: None,
+            vlan_members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `defaultType`.
+    pub fn with_default_type(mut self, value: impl Into<String>) -> Self {
+        self.default_type = Some(value.into());
+        self
+    }
+    /// Sets `displayLabel`.
+    pub fn with_display_label(mut self, value: impl Into<String>) -> Self {
+        self.display_label = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isPoeOutPort`.
+    pub fn with_is_poe_out_port(mut self, value: impl Into<bool>) -> Self {
+        self.is_poe_out_port = Some(value.into());
+        self
+    }
+    /// Sets `isPoePort`.
+    pub fn with_is_poe_port(mut self, value: impl Into<bool>) -> Self {
+        self.is_poe_port = Some(value.into());
+        self
+    }
+    /// Sets `supportDisable`.
+    pub fn with_support_disable(mut self, value: impl Into<bool>) -> Self {
+        self.support_disable = Some(value.into());
+        self
+    }
+    /// Sets `trunkPortOnly`.
+    pub fn with_trunk_port_only(mut self, value: impl Into<bool>) -> Self {
+        self.trunk_port_only = Some(value.into());
+        self
+    }
+    /// Sets `untagId`.
+    pub fn with_untag_id(mut self, value: impl Into<i64>) -> Self {
+        self.untag_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+}
+/// Cli template variable bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CliTemplateVariableBo {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `CliTemplateVariableBoType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<CliTemplateVariableBoType>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CliTemplateVariableBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            type_: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<CliTemplateVariableBoType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+}
+/// Cli template variable bo type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CliTemplateVariableBoType {
+    /// `ADDRESS`
+    Address,
+    /// `RANGE`
+    Range,
+    /// `STRING`
+    String,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CliTemplateVariableBoType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Address => "ADDRESS",
+            Self::Range => "RANGE",
+            Self::String => "STRING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CliTemplateVariableBoType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ADDRESS" => Self::Address,
+            "RANGE" => Self::Range,
+            "STRING" => Self::String,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CliTemplateVariableBoType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CliTemplateVariableBoType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Device gps, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DeviceGps {
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<String>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DeviceGps {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            latitude: None,
+            longitude: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+}
+/// Dhcp data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpData {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `mode`
+    ///
+    /// Wire name `mode`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            mode: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `mode`.
+    pub fn with_mode(mut self, value: impl Into<String>) -> Self {
+        self.mode = Some(value.into());
+        self
+    }
+}
+/// Dsae onboard network, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DsaeOnboardNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `nwSubType`
+    ///
+    /// Wire name `nwSubType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(rename = "nwSubType", default, skip_serializing_if = "Option::is_none")]
+    pub nw_sub_type: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<i64>,
+    /// `vlanPool`
+    ///
+    /// Wire name `vlanPool`; `VlanPoolData`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(rename = "vlanPool", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_pool: Option<VlanPoolData>,
+    /// `securityProtocol`
+    ///
+    /// Wire name `securityProtocol`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+    #[serde(
+        rename = "securityProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub security_protocol: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DsaeOnboardNetwork {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            nw_sub_type: None,
+            vlan: None,
+            vlan_pool: None,
+            security_protocol: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `nwSubType`.
+    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.nw_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vlanPool`.
+    pub fn with_vlan_pool(mut self, value: impl Into<VlanPoolData>) -> Self {
+        self.vlan_pool = Some(value.into());
+        self
+    }
+    /// Sets `securityProtocol`.
+    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
+        self.security_protocol = Some(value.into());
+        self
+    }
+}
+/// Empty response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EmptyResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `EmptyView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<EmptyView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EmptyResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<EmptyView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Empty view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml EmptyView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EmptyView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EmptyView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Entity id, with the fields the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml EntityId).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityId {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml EntityId).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityId {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Entity id operation response, with the fields the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityIdOperationResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `EntityId`; optional.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<EntityId>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityIdOperationResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<EntityId>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Events error, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EventsError {
+    /// `code`
+    ///
+    /// Wire name `code`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// `message`
+    ///
+    /// Wire name `message`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `reason`
+    ///
+    /// Wire name `reason`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `suggestion`
+    ///
+    /// Wire name `suggestion`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EventsError {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            code: None,
+            message: None,
+            reason: None,
+            suggestion: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `code`.
+    pub fn with_code(mut self, value: impl Into<String>) -> Self {
+        self.code = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `suggestion`.
+    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
+        self.suggestion = Some(value.into());
+        self
+    }
+}
+/// External antenna, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ExternalAntenna {
+    /// `coupled`
+    ///
+    /// Wire name `coupled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coupled: Option<bool>,
+    /// `enable24G`
+    ///
+    /// Wire name `enable24G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
+    pub enable24_g: Option<bool>,
+    /// `enable50G`
+    ///
+    /// Wire name `enable50G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
+    pub enable50_g: Option<bool>,
+    /// `gain24G`
+    ///
+    /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+    #[serde(rename = "gain24G", default, skip_serializing_if = "Option::is_none")]
+    pub gain24_g: Option<i64>,
+    /// `gain50G`
+    ///
+    /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+    #[serde(rename = "gain50G", default, skip_serializing_if = "Option::is_none")]
+    pub gain50_g: Option<i64>,
+    /// `supportDisable`
+    ///
+    /// Wire name `supportDisable`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
+    #[serde(rename = "supportDisable", default, skip_serializing_if = "Option::is_none")]
+    pub support_disable: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ExternalAntenna {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            coupled: None,
+            enable24_g: None,
+            enable50_g: None,
+            gain24_g: None,
+            gain50_g: None,
+            support_disable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `coupled`.
+    pub fn with_coupled(mut self, value: impl Into<bool>) -> Self {
+        self.coupled = Some(value.into());
+        self
+    }
+    /// Sets `enable24G`.
+    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24_g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50_g = Some(value.into());
+        self
+    }
+    /// Sets `gain24G`.
+    pub fn with_gain24_g(mut self, value: impl Into<i64>) -> Self {
+        self.gain24_g = Some(value.into());
+        self
+    }
+    /// Sets `gain50G`.
+    pub fn with_gain50_g(mut self, value: impl Into<i64>) -> Self {
+        self.gain50_g = Some(value.into());
+        self
+    }
+    /// Sets `supportDisable`.
+    pub fn with_support_disable(mut self, value: impl Into<bool>) -> Self {
+        self.support_disable = Some(value.into());
+        self
+    }
+}
+/// Family model slot, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FamilyModelSlot {
+    /// `slotNumber`
+    ///
+    /// Wire name `slotNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
+    #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
+    pub slot_number: Option<i64>,
+    /// `enable`
+    ///
+    /// Wire name `enable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable: Option<bool>,
+    /// `option`
+    ///
+    /// Wire name `option`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl FamilyModelSlot {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            slot_number: None,
+            enable: None,
+            option: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `slotNumber`.
+    pub fn with_slot_number(mut self, value: impl Into<i64>) -> Self {
+        self.slot_number = Some(value.into());
+        self
+    }
+    /// Sets `enable`.
+    pub fn with_enable(mut self, value: impl Into<bool>) -> Self {
+        self.enable = Some(value.into());
+        self
+    }
+    /// Sets `option`.
+    pub fn with_option(mut self, value: impl Into<String>) -> Self {
+        self.option = Some(value.into());
+        self
+    }
+}
+/// Family model slot bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FamilyModelSlotBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `slotNumber`
+    ///
+    /// Wire name `slotNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
+    #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
+    pub slot_number: Option<i64>,
+    /// `enable`
+    ///
+    /// Wire name `enable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable: Option<bool>,
+    /// `option`
+    ///
+    /// Wire name `option`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl FamilyModelSlotBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            slot_number: None,
+            enable: None,
+            option: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `slotNumber`.
+    pub fn with_slot_number(mut self, value: impl Into<i64>) -> Self {
+        self.slot_number = Some(value.into());
+        self
+    }
+    /// Sets `enable`.
+    pub fn with_enable(mut self, value: impl Into<bool>) -> Self {
+        self.enable = Some(value.into());
+        self
+    }
+    /// Sets `option`.
+    pub fn with_option(mut self, value: impl Into<String>) -> Self {
+        self.option = Some(value.into());
+        self
+    }
+}
+/// Family model slot view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FamilyModelSlotView {
+    /// `slotNumber`
+    ///
+    /// Wire name `slotNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
+    #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
+    pub slot_number: Option<i64>,
+    /// `enable`
+    ///
+    /// Wire name `enable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable: Option<bool>,
+    /// `option`
+    ///
+    /// Wire name `option`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl FamilyModelSlotView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            slot_number: None,
+            enable: None,
+            option: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `slotNumber`.
+    pub fn with_slot_number(mut self, value: impl Into<i64>) -> Self {
+        self.slot_number = Some(value.into());
+        self
+    }
+    /// Sets `enable`.
+    pub fn with_enable(mut self, value: impl Into<bool>) -> Self {
+        self.enable = Some(value.into());
+        self
+    }
+    /// Sets `option`.
+    pub fn with_option(mut self, value: impl Into<String>) -> Self {
+        self.option = Some(value.into());
+        self
+    }
+}
+/// Mesh data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MeshData {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MeshData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
+/// Msp ec alarm count, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEcAlarmCount {
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `alarmCount`
+    ///
+    /// Wire name `alarmCount`; `integer`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
+    #[serde(rename = "alarmCount", default, skip_serializing_if = "Option::is_none")]
+    pub alarm_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEcAlarmCount {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tenant_id: None,
+            alarm_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `alarmCount`.
+    pub fn with_alarm_count(mut self, value: impl Into<i64>) -> Self {
+        self.alarm_count = Some(value.into());
+        self
+    }
+}
+/// Must not match field, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MustNotMatchField {
+    /// `field`
+    ///
+    /// Wire name `field`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MustNotMatchField {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            field: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+}
+/// Operation response request id only, with the fields the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml OperationResponseRequestIdOnly).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OperationResponseRequestIdOnly {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml OperationResponseRequestIdOnly).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OperationResponseRequestIdOnly {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+}
+/// Port profile and profile mapping bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortProfileAndProfileMappingBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `models`
+    ///
+    /// Wire name `models`; `array<PortProfileAndProfileMappingBoModels>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub models: Option<Vec<PortProfileAndProfileMappingBoModels>>,
+    /// `portProfileId`
+    ///
+    /// Wire name `portProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
+    #[serde(rename = "portProfileId", default, skip_serializing_if = "Option::is_none")]
+    pub port_profile_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortProfileAndProfileMappingBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            models: None,
+            port_profile_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `models`.
+    pub fn with_models(
+        mut self,
+        value: impl Into<Vec<PortProfileAndProfileMappingBoModels>>,
+    ) -> Self {
+        self.models = Some(value.into());
+        self
+    }
+    /// Sets `portProfileId`.
+    pub fn with_port_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.port_profile_id = Some(value.into());
+        self
+    }
+}
+/// Port profile and profile mapping bo models: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortProfileAndProfileMappingBoModels {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortProfileAndProfileMappingBoModels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortProfileAndProfileMappingBoModels {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortProfileAndProfileMappingBoModels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortProfileAndProfileMappingBoModels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Profile {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `acls`
+    ///
+    /// Wire name `acls`; `array<ProfileAclView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acls: Option<Vec<ProfileAclView>>,
+    /// `profileType`
+    ///
+    /// Wire name `profileType`; `ProfileProfileType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
+    pub profile_type: Option<ProfileProfileType>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlans: Option<Vec<ProfileVlanView>>,
+    /// `voiceVlanConfigs`
+    ///
+    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(
+        rename = "voiceVlanConfigs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
+    /// `trustedPorts`
+    ///
+    /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trusted_ports: Option<Vec<TrustedPortView>>,
+    /// `venueCliTemplate`
+    ///
+    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(
+        rename = "venueCliTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_cli_template: Option<AcxVenueCliTemplateView>,
+    /// `applyOnboardOnly`
+    ///
+    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
+    #[serde(
+        rename = "applyOnboardOnly",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub apply_onboard_only: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Profile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            acls: None,
+            profile_type: None,
+            vlans: None,
+            voice_vlan_configs: None,
+            trusted_ports: None,
+            venue_cli_template: None,
+            apply_onboard_only: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `acls`.
+    pub fn with_acls(mut self, value: impl Into<Vec<ProfileAclView>>) -> Self {
+        self.acls = Some(value.into());
+        self
+    }
+    /// Sets `profileType`.
+    pub fn with_profile_type(mut self, value: impl Into<ProfileProfileType>) -> Self {
+        self.profile_type = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<Vec<ProfileVlanView>>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlanConfigs`.
+    pub fn with_voice_vlan_configs(
+        mut self,
+        value: impl Into<Vec<VoiceVlanConfigView>>,
+    ) -> Self {
+        self.voice_vlan_configs = Some(value.into());
+        self
+    }
+    /// Sets `trustedPorts`.
+    pub fn with_trusted_ports(mut self, value: impl Into<Vec<TrustedPortView>>) -> Self {
+        self.trusted_ports = Some(value.into());
+        self
+    }
+    /// Sets `venueCliTemplate`.
+    pub fn with_venue_cli_template(
+        mut self,
+        value: impl Into<AcxVenueCliTemplateView>,
+    ) -> Self {
+        self.venue_cli_template = Some(value.into());
+        self
+    }
+    /// Sets `applyOnboardOnly`.
+    pub fn with_apply_onboard_only(mut self, value: impl Into<bool>) -> Self {
+        self.apply_onboard_only = Some(value.into());
+        self
+    }
+}
+/// Profile acl rule view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ProfileAclRuleView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `sequence`
+    ///
+    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<i64>,
+    /// `action`
+    ///
+    /// Wire name `action`; `ProfileAclRuleViewAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<ProfileAclRuleViewAction>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// `destinationPort`
+    ///
+    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(
+        rename = "destinationPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destination_port: Option<i64>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `ProfileAclRuleViewProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<ProfileAclRuleViewProtocol>,
+    /// `source`
+    ///
+    /// Wire name `source`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// `sourcePort`
+    ///
+    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
+    pub source_port: Option<i64>,
+    /// `dscpMatching`
+    ///
+    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_matching: Option<i64>,
+    /// `dscpMarking`
+    ///
+    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_marking: Option<i64>,
+    /// `internalPriority`
+    ///
+    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+    #[serde(
+        rename = "internalPriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub internal_priority: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ProfileAclRuleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            sequence: None,
+            action: None,
+            destination: None,
+            destination_port: None,
+            protocol: None,
+            source: None,
+            source_port: None,
+            dscp_matching: None,
+            dscp_marking: None,
+            internal_priority: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `sequence`.
+    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
+        self.sequence = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<ProfileAclRuleViewProtocol>,
+    ) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `sourcePort`.
+    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
+        self.source_port = Some(value.into());
+        self
+    }
+    /// Sets `dscpMatching`.
+    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_matching = Some(value.into());
+        self
+    }
+    /// Sets `dscpMarking`.
+    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_marking = Some(value.into());
+        self
+    }
+    /// Sets `internalPriority`.
+    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
+        self.internal_priority = Some(value.into());
+        self
+    }
+}
+/// Profile acl rule view action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileAclRuleViewAction {
+    /// `permit`
+    Permit,
+    /// `deny`
+    Deny,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileAclRuleViewAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Permit => "permit",
+            Self::Deny => "deny",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileAclRuleViewAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "permit" => Self::Permit,
+            "deny" => Self::Deny,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileAclRuleViewAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileAclRuleViewAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile acl rule view protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileAclRuleViewProtocol {
+    /// `ip`
+    Ip,
+    /// `tcp`
+    Tcp,
+    /// `udp`
+    Udp,
+    /// `ipv6`
+    Ipv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileAclRuleViewProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ip => "ip",
+            Self::Tcp => "tcp",
+            Self::Udp => "udp",
+            Self::Ipv6 => "ipv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileAclRuleViewProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "ip" => Self::Ip,
+            "tcp" => Self::Tcp,
+            "udp" => Self::Udp,
+            "ipv6" => Self::Ipv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileAclRuleViewProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileAclRuleViewProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile acl view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ProfileAclView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `aclType`
+    ///
+    /// Wire name `aclType`; `ProfileAclViewAclType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
+    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
+    pub acl_type: Option<ProfileAclViewAclType>,
+    /// `aclRules`
+    ///
+    /// Wire name `aclRules`; `array<ProfileAclRuleView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
+    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
+    pub acl_rules: Option<Vec<ProfileAclRuleView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ProfileAclView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            acl_type: None,
+            acl_rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `aclType`.
+    pub fn with_acl_type(mut self, value: impl Into<ProfileAclViewAclType>) -> Self {
+        self.acl_type = Some(value.into());
+        self
+    }
+    /// Sets `aclRules`.
+    pub fn with_acl_rules(mut self, value: impl Into<Vec<ProfileAclRuleView>>) -> Self {
+        self.acl_rules = Some(value.into());
+        self
+    }
+}
+/// Profile acl view acl type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileAclViewAclType {
+    /// `standard`
+    Standard,
+    /// `extended`
+    Extended,
+    /// `IPv6`
+    IPv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileAclViewAclType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Standard => "standard",
+            Self::Extended => "extended",
+            Self::IPv6 => "IPv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileAclViewAclType {
+    fn from(s: &str) -> Self {
+        match s {
+            "standard" => Self::Standard,
+            "extended" => Self::Extended,
+            "IPv6" => Self::IPv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileAclViewAclType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileAclViewAclType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ProfileBo {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `venues`
+    ///
+    /// Wire name `venues`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venues: Option<Vec<String>>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `acls`
+    ///
+    /// Wire name `acls`; `array<AclBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acls: Option<Vec<AclBo>>,
+    /// `profileType`
+    ///
+    /// Wire name `profileType`; `ProfileBoProfileType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
+    pub profile_type: Option<ProfileBoProfileType>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `array<VlanBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlans: Option<Vec<VlanBo>>,
+    /// `voiceVlanConfigs`
+    ///
+    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(
+        rename = "voiceVlanConfigs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub voice_vlan_configs: Option<Vec<VoiceVlanConfigBo>>,
+    /// `trustedPorts`
+    ///
+    /// Wire name `trustedPorts`; `array<TrustedPortBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trusted_ports: Option<Vec<TrustedPortBo>>,
+    /// `venueCliTemplate`
+    ///
+    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateBo`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(
+        rename = "venueCliTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_cli_template: Option<AcxVenueCliTemplateBo>,
+    /// `isTemplate`
+    ///
+    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
+    pub is_template: Option<bool>,
+    /// `templateId`
+    ///
+    /// Wire name `templateId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
+    pub template_id: Option<String>,
+    /// `templateVersion`
+    ///
+    /// Wire name `templateVersion`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(
+        rename = "templateVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_version: Option<i64>,
+    /// `applyOnboardOnly`
+    ///
+    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(
+        rename = "applyOnboardOnly",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub apply_onboard_only: Option<bool>,
+    /// `portProfileMappings`
+    ///
+    /// Wire name `portProfileMappings`; `array<PortProfileAndProfileMappingBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
+    #[serde(
+        rename = "portProfileMappings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_profile_mappings: Option<Vec<PortProfileAndProfileMappingBo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ProfileBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            description: None,
+            venues: None,
+            id: None,
+            acls: None,
+            profile_type: None,
+            vlans: None,
+            voice_vlan_configs: None,
+            trusted_ports: None,
+            venue_cli_template: None,
+            is_template: None,
+            template_id: None,
+            template_version: None,
+            apply_onboard_only: None,
+            port_profile_mappings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venues = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `acls`.
+    pub fn with_acls(mut self, value: impl Into<Vec<AclBo>>) -> Self {
+        self.acls = Some(value.into());
+        self
+    }
+    /// Sets `profileType`.
+    pub fn with_profile_type(mut self, value: impl Into<ProfileBoProfileType>) -> Self {
+        self.profile_type = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<Vec<VlanBo>>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlanConfigs`.
+    pub fn with_voice_vlan_configs(
+        mut self,
+        value: impl Into<Vec<VoiceVlanConfigBo>>,
+    ) -> Self {
+        self.voice_vlan_configs = Some(value.into());
+        self
+    }
+    /// Sets `trustedPorts`.
+    pub fn with_trusted_ports(mut self, value: impl Into<Vec<TrustedPortBo>>) -> Self {
+        self.trusted_ports = Some(value.into());
+        self
+    }
+    /// Sets `venueCliTemplate`.
+    pub fn with_venue_cli_template(
+        mut self,
+        value: impl Into<AcxVenueCliTemplateBo>,
+    ) -> Self {
+        self.venue_cli_template = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
+        self
+    }
+    /// Sets `templateId`.
+    pub fn with_template_id(mut self, value: impl Into<String>) -> Self {
+        self.template_id = Some(value.into());
+        self
+    }
+    /// Sets `templateVersion`.
+    pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
+        self.template_version = Some(value.into());
+        self
+    }
+    /// Sets `applyOnboardOnly`.
+    pub fn with_apply_onboard_only(mut self, value: impl Into<bool>) -> Self {
+        self.apply_onboard_only = Some(value.into());
+        self
+    }
+    /// Sets `portProfileMappings`.
+    pub fn with_port_profile_mappings(
+        mut self,
+        value: impl Into<Vec<PortProfileAndProfileMappingBo>>,
+    ) -> Self {
+        self.port_profile_mappings = Some(value.into());
+        self
+    }
+}
+/// Profile bo profile type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileBoProfileType {
+    /// `Regular`
+    Regular,
+    /// `CLI`
+    Cli,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileBoProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Regular => "Regular",
+            Self::Cli => "CLI",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileBoProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Regular" => Self::Regular,
+            "CLI" => Self::Cli,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileBoProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileBoProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile profile type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileProfileType {
+    /// `Regular`
+    Regular,
+    /// `CLI`
+    Cli,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Regular => "Regular",
+            Self::Cli => "CLI",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Regular" => Self::Regular,
+            "CLI" => Self::Cli,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ProfileV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `acls`
+    ///
+    /// Wire name `acls`; `array<AclView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acls: Option<Vec<AclView>>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `array<Vlan>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlans: Option<Vec<Vlan>>,
+    /// `voiceVlanConfigs`
+    ///
+    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigViewV1>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(
+        rename = "voiceVlanConfigs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub voice_vlan_configs: Option<Vec<VoiceVlanConfigViewV1>>,
+    /// `trustedPorts`
+    ///
+    /// Wire name `trustedPorts`; `array<TrustedPortViewV1>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
+    /// `profileType`
+    ///
+    /// Wire name `profileType`; `ProfileV1ProfileType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
+    pub profile_type: Option<ProfileV1ProfileType>,
+    /// `venueCliTemplate`
+    ///
+    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateViewV1`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(
+        rename = "venueCliTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_cli_template: Option<AcxVenueCliTemplateViewV1>,
+    /// `venues`
+    ///
+    /// Wire name `venues`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venues: Option<Vec<String>>,
+    /// `venueCount`
+    ///
+    /// Wire name `venueCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
+    pub venue_count: Option<i64>,
+    /// `templateId`
+    ///
+    /// Wire name `templateId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
+    pub template_id: Option<String>,
+    /// `templateVersion`
+    ///
+    /// Wire name `templateVersion`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(
+        rename = "templateVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_version: Option<i64>,
+    /// `applyOnboardOnly`
+    ///
+    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
+    #[serde(
+        rename = "applyOnboardOnly",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub apply_onboard_only: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ProfileV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            acls: None,
+            vlans: None,
+            voice_vlan_configs: None,
+            trusted_ports: None,
+            profile_type: None,
+            venue_cli_template: None,
+            venues: None,
+            venue_count: None,
+            template_id: None,
+            template_version: None,
+            apply_onboard_only: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `acls`.
+    pub fn with_acls(mut self, value: impl Into<Vec<AclView>>) -> Self {
+        self.acls = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<Vec<Vlan>>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlanConfigs`.
+    pub fn with_voice_vlan_configs(
+        mut self,
+        value: impl Into<Vec<VoiceVlanConfigViewV1>>,
+    ) -> Self {
+        self.voice_vlan_configs = Some(value.into());
+        self
+    }
+    /// Sets `trustedPorts`.
+    pub fn with_trusted_ports(
+        mut self,
+        value: impl Into<Vec<TrustedPortViewV1>>,
+    ) -> Self {
+        self.trusted_ports = Some(value.into());
+        self
+    }
+    /// Sets `profileType`.
+    pub fn with_profile_type(mut self, value: impl Into<ProfileV1ProfileType>) -> Self {
+        self.profile_type = Some(value.into());
+        self
+    }
+    /// Sets `venueCliTemplate`.
+    pub fn with_venue_cli_template(
+        mut self,
+        value: impl Into<AcxVenueCliTemplateViewV1>,
+    ) -> Self {
+        self.venue_cli_template = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venues = Some(value.into());
+        self
+    }
+    /// Sets `venueCount`.
+    pub fn with_venue_count(mut self, value: impl Into<i64>) -> Self {
+        self.venue_count = Some(value.into());
+        self
+    }
+    /// Sets `templateId`.
+    pub fn with_template_id(mut self, value: impl Into<String>) -> Self {
+        self.template_id = Some(value.into());
+        self
+    }
+    /// Sets `templateVersion`.
+    pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
+        self.template_version = Some(value.into());
+        self
+    }
+    /// Sets `applyOnboardOnly`.
+    pub fn with_apply_onboard_only(mut self, value: impl Into<bool>) -> Self {
+        self.apply_onboard_only = Some(value.into());
+        self
+    }
+}
+/// Profile v1 profile type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileV1ProfileType {
+    /// `Regular`
+    Regular,
+    /// `CLI`
+    Cli,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileV1ProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Regular => "Regular",
+            Self::Cli => "CLI",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileV1ProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Regular" => Self::Regular,
+            "CLI" => Self::Cli,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileV1ProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileV1ProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ProfileView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `acls`
+    ///
+    /// Wire name `acls`; `array<ProfileAclView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acls: Option<Vec<ProfileAclView>>,
+    /// `profileType`
+    ///
+    /// Wire name `profileType`; `ProfileViewProfileType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
+    pub profile_type: Option<ProfileViewProfileType>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlans: Option<Vec<ProfileVlanView>>,
+    /// `voiceVlanConfigs`
+    ///
+    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(
+        rename = "voiceVlanConfigs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
+    /// `trustedPorts`
+    ///
+    /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trusted_ports: Option<Vec<TrustedPortView>>,
+    /// `venueCliTemplate`
+    ///
+    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(
+        rename = "venueCliTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_cli_template: Option<AcxVenueCliTemplateView>,
+    /// `venues`
+    ///
+    /// Wire name `venues`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venues: Option<Vec<String>>,
+    /// `venueCount`
+    ///
+    /// Wire name `venueCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
+    pub venue_count: Option<i64>,
+    /// `templateId`
+    ///
+    /// Wire name `templateId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
+    pub template_id: Option<String>,
+    /// `templateVersion`
+    ///
+    /// Wire name `templateVersion`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(
+        rename = "templateVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_version: Option<i64>,
+    /// `applyOnboardOnly`
+    ///
+    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
+    #[serde(
+        rename = "applyOnboardOnly",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub apply_onboard_only: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ProfileView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            acls: None,
+            profile_type: None,
+            vlans: None,
+            voice_vlan_configs: None,
+            trusted_ports: None,
+            venue_cli_template: None,
+            venues: None,
+            venue_count: None,
+            template_id: None,
+            template_version: None,
+            apply_onboard_only: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `acls`.
+    pub fn with_acls(mut self, value: impl Into<Vec<ProfileAclView>>) -> Self {
+        self.acls = Some(value.into());
+        self
+    }
+    /// Sets `profileType`.
+    pub fn with_profile_type(
+        mut self,
+        value: impl Into<ProfileViewProfileType>,
+    ) -> Self {
+        self.profile_type = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<Vec<ProfileVlanView>>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlanConfigs`.
+    pub fn with_voice_vlan_configs(
+        mut self,
+        value: impl Into<Vec<VoiceVlanConfigView>>,
+    ) -> Self {
+        self.voice_vlan_configs = Some(value.into());
+        self
+    }
+    /// Sets `trustedPorts`.
+    pub fn with_trusted_ports(mut self, value: impl Into<Vec<TrustedPortView>>) -> Self {
+        self.trusted_ports = Some(value.into());
+        self
+    }
+    /// Sets `venueCliTemplate`.
+    pub fn with_venue_cli_template(
+        mut self,
+        value: impl Into<AcxVenueCliTemplateView>,
+    ) -> Self {
+        self.venue_cli_template = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venues = Some(value.into());
+        self
+    }
+    /// Sets `venueCount`.
+    pub fn with_venue_count(mut self, value: impl Into<i64>) -> Self {
+        self.venue_count = Some(value.into());
+        self
+    }
+    /// Sets `templateId`.
+    pub fn with_template_id(mut self, value: impl Into<String>) -> Self {
+        self.template_id = Some(value.into());
+        self
+    }
+    /// Sets `templateVersion`.
+    pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
+        self.template_version = Some(value.into());
+        self
+    }
+    /// Sets `applyOnboardOnly`.
+    pub fn with_apply_onboard_only(mut self, value: impl Into<bool>) -> Self {
+        self.apply_onboard_only = Some(value.into());
+        self
+    }
+}
+/// Profile view profile type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileViewProfileType {
+    /// `Regular`
+    Regular,
+    /// `CLI`
+    Cli,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileViewProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Regular => "Regular",
+            Self::Cli => "CLI",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileViewProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Regular" => Self::Regular,
+            "CLI" => Self::Cli,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileViewProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileViewProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile vlan view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ProfileVlanView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(rename = "vlanId")]
+    pub vlan_id: i64,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `ipv4DhcpSnooping`
+    ///
+    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(
+        rename = "ipv4DhcpSnooping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping: Option<bool>,
+    /// `arpInspection`
+    ///
+    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
+    pub arp_inspection: Option<bool>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `ProfileVlanViewIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<ProfileVlanViewIgmpSnooping>,
+    /// `multicastVersion`
+    ///
+    /// Wire name `multicastVersion`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(
+        rename = "multicastVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_version: Option<i64>,
+    /// `spanningTreeProtocol`
+    ///
+    /// Wire name `spanningTreeProtocol`; `ProfileVlanViewSpanningTreeProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(
+        rename = "spanningTreeProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_protocol: Option<ProfileVlanViewSpanningTreeProtocol>,
+    /// `spanningTreePriority`
+    ///
+    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(
+        rename = "spanningTreePriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_priority: Option<i64>,
+    /// `switchFamilyModels`
+    ///
+    /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
+    #[serde(
+        rename = "switchFamilyModels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_family_models: Option<Vec<SwitchFamilyModelView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ProfileVlanView {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(vlan_id: i64) -> Self {
+        Self {
+            id: None,
+            vlan_id,
+            vlan_name: None,
+            ipv4_dhcp_snooping: None,
+            arp_inspection: None,
+            igmp_snooping: None,
+            multicast_version: None,
+            spanning_tree_protocol: None,
+            spanning_tree_priority: None,
+            switch_family_models: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnooping`.
+    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
+        self.ipv4_dhcp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `arpInspection`.
+    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(
+        mut self,
+        value: impl Into<ProfileVlanViewIgmpSnooping>,
+    ) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `multicastVersion`.
+    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_version = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeProtocol`.
+    pub fn with_spanning_tree_protocol(
+        mut self,
+        value: impl Into<ProfileVlanViewSpanningTreeProtocol>,
+    ) -> Self {
+        self.spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `switchFamilyModels`.
+    pub fn with_switch_family_models(
+        mut self,
+        value: impl Into<Vec<SwitchFamilyModelView>>,
+    ) -> Self {
+        self.switch_family_models = Some(value.into());
+        self
+    }
+}
+/// Profile vlan view igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileVlanViewIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileVlanViewIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileVlanViewIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileVlanViewIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileVlanViewIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileVlanViewIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Profile vlan view spanning tree protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ProfileVlanViewSpanningTreeProtocol {
+    /// `rstp`
+    Rstp,
+    /// `stp`
+    Stp,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ProfileVlanViewSpanningTreeProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rstp => "rstp",
+            Self::Stp => "stp",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ProfileVlanViewSpanningTreeProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "rstp" => Self::Rstp,
+            "stp" => Self::Stp,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ProfileVlanViewSpanningTreeProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ProfileVlanViewSpanningTreeProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Query request filter by config type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum QueryRequestFilterByConfigType {
+    /// `PROVISIONING`
+    Provisioning,
+    /// `ACL`
+    Acl,
+    /// `VLAN`
+    Vlan,
+    /// `STATIC_ROUTE`
+    StaticRoute,
+    /// `PORT_CONFIGURATION`
+    PortConfiguration,
+    /// `CLI_PROVISIONING`
+    CliProvisioning,
+    /// `CLI_UPDATE`
+    CliUpdate,
+    /// `VE_PORTS`
+    VePorts,
+    /// `SPECIFIC_SETTING`
+    SpecificSetting,
+    /// `LAG`
+    Lag,
+    /// `LAG_SETTINGS`
+    LagSettings,
+    /// `MODEL`
+    Model,
+    /// `DNS_SERVER`
+    DnsServer,
+    /// `AAA_SETTING`
+    AaaSetting,
+    /// `AAA_SERVER`
+    AaaServer,
+    /// `MSP_CONFIGURATION`
+    MspConfiguration,
+    /// `SYSLOG_SERVER`
+    SyslogServer,
+    /// `DHCP_SERVER`
+    DhcpServer,
+    /// `TRUSTED_PORT`
+    TrustedPort,
+    /// `STACK`
+    Stack,
+    /// `IP_CONFIG`
+    IpConfig,
+    /// `OVERWRITE`
+    Overwrite,
+    /// `DEFAULT_VLAN`
+    DefaultVlan,
+    /// `TRIGGER_SYNC`
+    TriggerSync,
+    /// `COLLECT_CONFIG`
+    CollectConfig,
+    /// `VXLAN`
+    Vxlan,
+    /// `WEB_AUTHENTICATION`
+    WebAuthentication,
+    /// `ADMIN_PASSWORD`
+    AdminPassword,
+    /// `NTP_SERVER`
+    NtpServer,
+    /// `AUTHENTICATION`
+    Authentication,
+    /// `PORT_PROFILE`
+    PortProfile,
+    /// `PORT_DISABLE_RECOVERY`
+    PortDisableRecovery,
+    /// `MAC_ACL`
+    MacAcl,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl QueryRequestFilterByConfigType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Provisioning => "PROVISIONING",
+            Self::Acl => "ACL",
+            Self::Vlan => "VLAN",
+            Self::StaticRoute => "STATIC_ROUTE",
+            Self::PortConfiguration => "PORT_CONFIGURATION",
+            Self::CliProvisioning => "CLI_PROVISIONING",
+            Self::CliUpdate => "CLI_UPDATE",
+            Self::VePorts => "VE_PORTS",
+            Self::SpecificSetting => "SPECIFIC_SETTING",
+            Self::Lag => "LAG",
+            Self::LagSettings => "LAG_SETTINGS",
+            Self::Model => "MODEL",
+            Self::DnsServer => "DNS_SERVER",
+            Self::AaaSetting => "AAA_SETTING",
+            Self::AaaServer => "AAA_SERVER",
+            Self::MspConfiguration => "MSP_CONFIGURATION",
+            Self::SyslogServer => "SYSLOG_SERVER",
+            Self::DhcpServer => "DHCP_SERVER",
+            Self::TrustedPort => "TRUSTED_PORT",
+            Self::Stack => "STACK",
+            Self::IpConfig => "IP_CONFIG",
+            Self::Overwrite => "OVERWRITE",
+            Self::DefaultVlan => "DEFAULT_VLAN",
+            Self::TriggerSync => "TRIGGER_SYNC",
+            Self::CollectConfig => "COLLECT_CONFIG",
+            Self::Vxlan => "VXLAN",
+            Self::WebAuthentication => "WEB_AUTHENTICATION",
+            Self::AdminPassword => "ADMIN_PASSWORD",
+            Self::NtpServer => "NTP_SERVER",
+            Self::Authentication => "AUTHENTICATION",
+            Self::PortProfile => "PORT_PROFILE",
+            Self::PortDisableRecovery => "PORT_DISABLE_RECOVERY",
+            Self::MacAcl => "MAC_ACL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for QueryRequestFilterByConfigType {
+    fn from(s: &str) -> Self {
+        match s {
+            "PROVISIONING" => Self::Provisioning,
+            "ACL" => Self::Acl,
+            "VLAN" => Self::Vlan,
+            "STATIC_ROUTE" => Self::StaticRoute,
+            "PORT_CONFIGURATION" => Self::PortConfiguration,
+            "CLI_PROVISIONING" => Self::CliProvisioning,
+            "CLI_UPDATE" => Self::CliUpdate,
+            "VE_PORTS" => Self::VePorts,
+            "SPECIFIC_SETTING" => Self::SpecificSetting,
+            "LAG" => Self::Lag,
+            "LAG_SETTINGS" => Self::LagSettings,
+            "MODEL" => Self::Model,
+            "DNS_SERVER" => Self::DnsServer,
+            "AAA_SETTING" => Self::AaaSetting,
+            "AAA_SERVER" => Self::AaaServer,
+            "MSP_CONFIGURATION" => Self::MspConfiguration,
+            "SYSLOG_SERVER" => Self::SyslogServer,
+            "DHCP_SERVER" => Self::DhcpServer,
+            "TRUSTED_PORT" => Self::TrustedPort,
+            "STACK" => Self::Stack,
+            "IP_CONFIG" => Self::IpConfig,
+            "OVERWRITE" => Self::Overwrite,
+            "DEFAULT_VLAN" => Self::DefaultVlan,
+            "TRIGGER_SYNC" => Self::TriggerSync,
+            "COLLECT_CONFIG" => Self::CollectConfig,
+            "VXLAN" => Self::Vxlan,
+            "WEB_AUTHENTICATION" => Self::WebAuthentication,
+            "ADMIN_PASSWORD" => Self::AdminPassword,
+            "NTP_SERVER" => Self::NtpServer,
+            "AUTHENTICATION" => Self::Authentication,
+            "PORT_PROFILE" => Self::PortProfile,
+            "PORT_DISABLE_RECOVERY" => Self::PortDisableRecovery,
+            "MAC_ACL" => Self::MacAcl,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for QueryRequestFilterByConfigType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for QueryRequestFilterByConfigType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryRequestFilterByConfigType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Query request page by date, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml (inline body schema)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryRequestPageByDate {
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml (inline body schema)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `key`
+    ///
+    /// Wire name `key`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml (inline body schema)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryRequestPageByDate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            value: None,
+            key: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+}
+/// Query request server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum QueryRequestServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl QueryRequestServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for QueryRequestServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for QueryRequestServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for QueryRequestServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryRequestServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Range filter, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RangeFilter {
+    /// `field`
+    ///
+    /// Wire name `field`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `gte`
+    ///
+    /// Wire name `gte`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gte: Option<i64>,
+    /// `lte`
+    ///
+    /// Wire name `lte`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lte: Option<i64>,
+    /// `lt`
+    ///
+    /// Wire name `lt`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lt: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RangeFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            field: None,
+            gte: None,
+            lte: None,
+            lt: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `gte`.
+    pub fn with_gte(mut self, value: impl Into<i64>) -> Self {
+        self.gte = Some(value.into());
+        self
+    }
+    /// Sets `lte`.
+    pub fn with_lte(mut self, value: impl Into<i64>) -> Self {
+        self.lte = Some(value.into());
+        self
+    }
+    /// Sets `lt`.
+    pub fn with_lt(mut self, value: impl Into<i64>) -> Self {
+        self.lt = Some(value.into());
+        self
+    }
+}
+/// Rogue detection data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RogueDetectionData {
+    /// `policyId`
+    ///
+    /// Wire name `policyId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
+    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_id: Option<String>,
+    /// `policyName`
+    ///
+    /// Wire name `policyName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
+    #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
+    pub policy_name: Option<String>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RogueDetectionData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            policy_id: None,
+            policy_name: None,
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `policyId`.
+    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_id = Some(value.into());
+        self
+    }
+    /// Sets `policyName`.
+    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.policy_name = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
+/// Stack member status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StackMemberStatus {
+    /// `unitName`
+    ///
+    /// Wire name `unitName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "unitName", default, skip_serializing_if = "Option::is_none")]
+    pub unit_name: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `poeFree`
+    ///
+    /// Wire name `poeFree`; `number`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "poeFree", default, skip_serializing_if = "Option::is_none")]
+    pub poe_free: Option<f64>,
+    /// `switchGroupLevelOneName`
+    ///
+    /// Wire name `switchGroupLevelOneName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(
+        rename = "switchGroupLevelOneName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_group_level_one_name: Option<String>,
+    /// `domainId`
+    ///
+    /// Wire name `domainId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "domainId", default, skip_serializing_if = "Option::is_none")]
+    pub domain_id: Option<String>,
+    /// `unitStatus`
+    ///
+    /// Wire name `unitStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "unitStatus", default, skip_serializing_if = "Option::is_none")]
+    pub unit_status: Option<String>,
+    /// `switchGroupLevelTwoId`
+    ///
+    /// Wire name `switchGroupLevelTwoId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(
+        rename = "switchGroupLevelTwoId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_group_level_two_id: Option<String>,
+    /// `domainName`
+    ///
+    /// Wire name `domainName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "domainName", default, skip_serializing_if = "Option::is_none")]
+    pub domain_name: Option<String>,
+    /// `unitId`
+    ///
+    /// Wire name `unitId`; `number`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "unitId", default, skip_serializing_if = "Option::is_none")]
+    pub unit_id: Option<f64>,
+    /// `switchGroupLevelOneId`
+    ///
+    /// Wire name `switchGroupLevelOneId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(
+        rename = "switchGroupLevelOneId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_group_level_one_id: Option<String>,
+    /// `poeTotal`
+    ///
+    /// Wire name `poeTotal`; `number`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
+    pub poe_total: Option<f64>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `poeUtilization`
+    ///
+    /// Wire name `poeUtilization`; `number`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "poeUtilization", default, skip_serializing_if = "Option::is_none")]
+    pub poe_utilization: Option<f64>,
+    /// `unitState`
+    ///
+    /// Wire name `unitState`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
+    #[serde(rename = "unitState", default, skip_serializing_if = "Option::is_none")]
+    pub unit_state: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl StackMemberStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            unit_name: None,
+            switch_id: None,
+            poe_free: None,
+            switch_group_level_one_name: None,
+            domain_id: None,
+            unit_status: None,
+            switch_group_level_two_id: None,
+            domain_name: None,
+            unit_id: None,
+            switch_group_level_one_id: None,
+            poe_total: None,
+            id: None,
+            poe_utilization: None,
+            unit_state: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `unitName`.
+    pub fn with_unit_name(mut self, value: impl Into<String>) -> Self {
+        self.unit_name = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `poeFree`.
+    pub fn with_poe_free(mut self, value: impl Into<f64>) -> Self {
+        self.poe_free = Some(value.into());
+        self
+    }
+    /// Sets `switchGroupLevelOneName`.
+    pub fn with_switch_group_level_one_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_group_level_one_name = Some(value.into());
+        self
+    }
+    /// Sets `domainId`.
+    pub fn with_domain_id(mut self, value: impl Into<String>) -> Self {
+        self.domain_id = Some(value.into());
+        self
+    }
+    /// Sets `unitStatus`.
+    pub fn with_unit_status(mut self, value: impl Into<String>) -> Self {
+        self.unit_status = Some(value.into());
+        self
+    }
+    /// Sets `switchGroupLevelTwoId`.
+    pub fn with_switch_group_level_two_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_group_level_two_id = Some(value.into());
+        self
+    }
+    /// Sets `domainName`.
+    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
+        self.domain_name = Some(value.into());
+        self
+    }
+    /// Sets `unitId`.
+    pub fn with_unit_id(mut self, value: impl Into<f64>) -> Self {
+        self.unit_id = Some(value.into());
+        self
+    }
+    /// Sets `switchGroupLevelOneId`.
+    pub fn with_switch_group_level_one_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_group_level_one_id = Some(value.into());
+        self
+    }
+    /// Sets `poeTotal`.
+    pub fn with_poe_total(mut self, value: impl Into<f64>) -> Self {
+        self.poe_total = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `poeUtilization`.
+    pub fn with_poe_utilization(mut self, value: impl Into<f64>) -> Self {
+        self.poe_utilization = Some(value.into());
+        self
+    }
+    /// Sets `unitState`.
+    pub fn with_unit_state(mut self, value: impl Into<String>) -> Self {
+        self.unit_state = Some(value.into());
+        self
+    }
+}
+/// Subsequent query, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SubsequentQuery {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `url`
+    ///
+    /// Wire name `url`; `string`; optional; format: uri.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `httpMethod`
+    ///
+    /// Wire name `httpMethod`; `SubsequentQueryHttpMethod`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
+    #[serde(rename = "httpMethod", default, skip_serializing_if = "Option::is_none")]
+    pub http_method: Option<SubsequentQueryHttpMethod>,
+    /// `payload`
+    ///
+    /// Wire name `payload`; `json`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SubsequentQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            url: None,
+            http_method: None,
+            payload: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `url`.
+    pub fn with_url(mut self, value: impl Into<String>) -> Self {
+        self.url = Some(value.into());
+        self
+    }
+    /// Sets `httpMethod`.
+    pub fn with_http_method(
+        mut self,
+        value: impl Into<SubsequentQueryHttpMethod>,
+    ) -> Self {
+        self.http_method = Some(value.into());
+        self
+    }
+    /// Sets `payload`.
+    pub fn with_payload(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.payload = Some(value.into());
+        self
+    }
+}
+/// Subsequent query http method: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SubsequentQueryHttpMethod {
+    /// `GET`
+    Get,
+    /// `HEAD`
+    Head,
+    /// `POST`
+    Post,
+    /// `PUT`
+    Put,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+    /// `OPTIONS`
+    Options,
+    /// `TRACE`
+    Trace,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SubsequentQueryHttpMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Get => "GET",
+            Self::Head => "HEAD",
+            Self::Post => "POST",
+            Self::Put => "PUT",
+            Self::Patch => "PATCH",
+            Self::Delete => "DELETE",
+            Self::Options => "OPTIONS",
+            Self::Trace => "TRACE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SubsequentQueryHttpMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "GET" => Self::Get,
+            "HEAD" => Self::Head,
+            "POST" => Self::Post,
+            "PUT" => Self::Put,
+            "PATCH" => Self::Patch,
+            "DELETE" => Self::Delete,
+            "OPTIONS" => Self::Options,
+            "TRACE" => Self::Trace,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SubsequentQueryHttpMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SubsequentQueryHttpMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch family model bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchFamilyModelBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `SwitchFamilyModelBoModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<SwitchFamilyModelBoModel>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<String>,
+    /// `untaggedPorts`
+    ///
+    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_ports: Option<String>,
+    /// `voicePorts`
+    ///
+    /// Wire name `voicePorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
+    pub voice_ports: Option<String>,
+    /// `slots`
+    ///
+    /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<FamilyModelSlotBo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchFamilyModelBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_id: None,
+            model: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            voice_ports: None,
+            slots: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelBoModel>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `voicePorts`.
+    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
+        self.voice_ports = Some(value.into());
+        self
+    }
+    /// Sets `slots`.
+    pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlotBo>>) -> Self {
+        self.slots = Some(value.into());
+        self
+    }
+}
+/// Switch family model bo model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchFamilyModelBoModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchFamilyModelBoModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchFamilyModelBoModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchFamilyModelBoModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchFamilyModelBoModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch family model view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchFamilyModelView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `SwitchFamilyModelViewModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<SwitchFamilyModelViewModel>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<String>,
+    /// `untaggedPorts`
+    ///
+    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_ports: Option<String>,
+    /// `voicePorts`
+    ///
+    /// Wire name `voicePorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
+    pub voice_ports: Option<String>,
+    /// `slots`
+    ///
+    /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<FamilyModelSlotView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchFamilyModelView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            voice_ports: None,
+            slots: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `voicePorts`.
+    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
+        self.voice_ports = Some(value.into());
+        self
+    }
+    /// Sets `slots`.
+    pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlotView>>) -> Self {
+        self.slots = Some(value.into());
+        self
+    }
+}
+/// Switch family model view model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchFamilyModelViewModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchFamilyModelViewModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchFamilyModelViewModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchFamilyModelViewModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchFamilyModelViewModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch family model view v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchFamilyModelViewV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `SwitchFamilyModelViewV1Model`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<SwitchFamilyModelViewV1Model>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<String>,
+    /// `untaggedPorts`
+    ///
+    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_ports: Option<String>,
+    /// `voicePorts`
+    ///
+    /// Wire name `voicePorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
+    pub voice_ports: Option<String>,
+    /// `slots`
+    ///
+    /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<FamilyModelSlot>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchFamilyModelViewV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            voice_ports: None,
+            slots: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewV1Model>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `voicePorts`.
+    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
+        self.voice_ports = Some(value.into());
+        self
+    }
+    /// Sets `slots`.
+    pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlot>>) -> Self {
+        self.slots = Some(value.into());
+        self
+    }
+}
+/// Switch family model view v1 model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchFamilyModelViewV1Model {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchFamilyModelViewV1Model {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchFamilyModelViewV1Model {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchFamilyModelViewV1Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchFamilyModelViewV1Model {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch ip address interface type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchIpAddressInterfaceType {
+    /// `NONE`
+    None,
+    /// `PORT`
+    Port,
+    /// `VE`
+    Ve,
+    /// `MANAGEMENT`
+    Management,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchIpAddressInterfaceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Port => "PORT",
+            Self::Ve => "VE",
+            Self::Management => "MANAGEMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchIpAddressInterfaceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "PORT" => Self::Port,
+            "VE" => Self::Ve,
+            "MANAGEMENT" => Self::Management,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchIpAddressInterfaceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchIpAddressInterfaceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchIpAddressInterfaceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch ip address type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchIpAddressType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchIpAddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchIpAddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchIpAddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchIpAddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchIpAddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch specified type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchSpecifiedType {
+    /// `AUTO`
+    Auto,
+    /// `SWITCH`
+    Switch,
+    /// `ROUTER`
+    Router,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchSpecifiedType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Switch => "SWITCH",
+            Self::Router => "ROUTER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchSpecifiedType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "SWITCH" => Self::Switch,
+            "ROUTER" => Self::Router,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchSpecifiedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchSpecifiedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchSpecifiedType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan port model bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVlanPortModelBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchModel`
+    ///
+    /// Wire name `switchModel`; `SwitchVlanPortModelBoSwitchModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
+    pub switch_model: Option<SwitchVlanPortModelBoSwitchModel>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<String>,
+    /// `untaggedPorts`
+    ///
+    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_ports: Option<String>,
+    /// `voicePorts`
+    ///
+    /// Wire name `voicePorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
+    pub voice_ports: Option<String>,
+    /// `taggedPortsList`
+    ///
+    /// Wire name `taggedPortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(
+        rename = "taggedPortsList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tagged_ports_list: Option<Vec<String>>,
+    /// `untaggedPortsList`
+    ///
+    /// Wire name `untaggedPortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(
+        rename = "untaggedPortsList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub untagged_ports_list: Option<Vec<String>>,
+    /// `voicePortsList`
+    ///
+    /// Wire name `voicePortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
+    #[serde(rename = "voicePortsList", default, skip_serializing_if = "Option::is_none")]
+    pub voice_ports_list: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVlanPortModelBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_model: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            voice_ports: None,
+            tagged_ports_list: None,
+            untagged_ports_list: None,
+            voice_ports_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchModel`.
+    pub fn with_switch_model(
+        mut self,
+        value: impl Into<SwitchVlanPortModelBoSwitchModel>,
+    ) -> Self {
+        self.switch_model = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `voicePorts`.
+    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
+        self.voice_ports = Some(value.into());
+        self
+    }
+    /// Sets `taggedPortsList`.
+    pub fn with_tagged_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_ports_list = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPortsList`.
+    pub fn with_untagged_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.untagged_ports_list = Some(value.into());
+        self
+    }
+    /// Sets `voicePortsList`.
+    pub fn with_voice_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.voice_ports_list = Some(value.into());
+        self
+    }
+}
+/// Switch vlan port model bo switch model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVlanPortModelBoSwitchModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVlanPortModelBoSwitchModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVlanPortModelBoSwitchModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVlanPortModelBoSwitchModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVlanPortModelBoSwitchModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SyslogServerData {
+    /// `policyId`
+    ///
+    /// Wire name `policyId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
+    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_id: Option<String>,
+    /// `policyName`
+    ///
+    /// Wire name `policyName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
+    #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
+    pub policy_name: Option<String>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SyslogServerData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            policy_id: None,
+            policy_name: None,
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `policyId`.
+    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_id = Some(value.into());
+        self
+    }
+    /// Sets `policyName`.
+    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.policy_name = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
+/// Term field, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TermField {
+    /// `field`
+    ///
+    /// Wire name `field`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TermField {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            field: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+}
+/// Trusted port bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TrustedPortBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `trustedPortType`
+    ///
+    /// Wire name `trustedPortType`; `TrustedPortBoTrustedPortType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(
+        rename = "trustedPortType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub trusted_port_type: Option<TrustedPortBoTrustedPortType>,
+    /// `model`
+    ///
+    /// Wire name `model`; `TrustedPortBoModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<TrustedPortBoModel>,
+    /// `vlanDemand`
+    ///
+    /// Wire name `vlanDemand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_demand: Option<bool>,
+    /// `trustPorts`
+    ///
+    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trust_ports: Option<Vec<String>>,
+    /// `slots`
+    ///
+    /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<FamilyModelSlotBo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TrustedPortBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            tenant_id: None,
+            trusted_port_type: None,
+            model: None,
+            vlan_demand: None,
+            trust_ports: None,
+            slots: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `trustedPortType`.
+    pub fn with_trusted_port_type(
+        mut self,
+        value: impl Into<TrustedPortBoTrustedPortType>,
+    ) -> Self {
+        self.trusted_port_type = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<TrustedPortBoModel>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `vlanDemand`.
+    pub fn with_vlan_demand(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_demand = Some(value.into());
+        self
+    }
+    /// Sets `trustPorts`.
+    pub fn with_trust_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.trust_ports = Some(value.into());
+        self
+    }
+    /// Sets `slots`.
+    pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlotBo>>) -> Self {
+        self.slots = Some(value.into());
+        self
+    }
+}
+/// Trusted port bo model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TrustedPortBoModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TrustedPortBoModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TrustedPortBoModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TrustedPortBoModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TrustedPortBoModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortBoModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Trusted port bo trusted port type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TrustedPortBoTrustedPortType {
+    /// `all`
+    All,
+    /// `dhcp`
+    Dhcp,
+    /// `arp`
+    Arp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TrustedPortBoTrustedPortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::All => "all",
+            Self::Dhcp => "dhcp",
+            Self::Arp => "arp",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TrustedPortBoTrustedPortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "all" => Self::All,
+            "dhcp" => Self::Dhcp,
+            "arp" => Self::Arp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TrustedPortBoTrustedPortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TrustedPortBoTrustedPortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Trusted port view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TrustedPortView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `trustedPortType`
+    ///
+    /// Wire name `trustedPortType`; `TrustedPortViewTrustedPortType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+    #[serde(
+        rename = "trustedPortType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub trusted_port_type: Option<TrustedPortViewTrustedPortType>,
+    /// `model`
+    ///
+    /// Wire name `model`; `TrustedPortViewModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<TrustedPortViewModel>,
+    /// `vlanDemand`
+    ///
+    /// Wire name `vlanDemand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+    #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_demand: Option<bool>,
+    /// `trustPorts`
+    ///
+    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trust_ports: Option<Vec<String>>,
+    /// `slots`
+    ///
+    /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<FamilyModelSlotView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TrustedPortView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            trusted_port_type: None,
+            model: None,
+            vlan_demand: None,
+            trust_ports: None,
+            slots: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `trustedPortType`.
+    pub fn with_trusted_port_type(
+        mut self,
+        value: impl Into<TrustedPortViewTrustedPortType>,
+    ) -> Self {
+        self.trusted_port_type = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<TrustedPortViewModel>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `vlanDemand`.
+    pub fn with_vlan_demand(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_demand = Some(value.into());
+        self
+    }
+    /// Sets `trustPorts`.
+    pub fn with_trust_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.trust_ports = Some(value.into());
+        self
+    }
+    /// Sets `slots`.
+    pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlotView>>) -> Self {
+        self.slots = Some(value.into());
+        self
+    }
+}
+/// Trusted port view model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TrustedPortViewModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TrustedPortViewModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TrustedPortViewModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TrustedPortViewModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TrustedPortViewModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortViewModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Trusted port view trusted port type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TrustedPortViewTrustedPortType {
+    /// `all`
+    All,
+    /// `dhcp`
+    Dhcp,
+    /// `arp`
+    Arp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TrustedPortViewTrustedPortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::All => "all",
+            Self::Dhcp => "dhcp",
+            Self::Arp => "arp",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TrustedPortViewTrustedPortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "all" => Self::All,
+            "dhcp" => Self::Dhcp,
+            "arp" => Self::Arp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TrustedPortViewTrustedPortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TrustedPortViewTrustedPortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Trusted port view v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TrustedPortViewV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `trustedPortType`
+    ///
+    /// Wire name `trustedPortType`; `TrustedPortViewV1TrustedPortType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+    #[serde(
+        rename = "trustedPortType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub trusted_port_type: Option<TrustedPortViewV1TrustedPortType>,
+    /// `model`
+    ///
+    /// Wire name `model`; `TrustedPortViewV1Model`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<TrustedPortViewV1Model>,
+    /// `vlanDemand`
+    ///
+    /// Wire name `vlanDemand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+    #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_demand: Option<bool>,
+    /// `trustPorts`
+    ///
+    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trust_ports: Option<Vec<String>>,
+    /// `slots`
+    ///
+    /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<Vec<FamilyModelSlot>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TrustedPortViewV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            trusted_port_type: None,
+            model: None,
+            vlan_demand: None,
+            trust_ports: None,
+            slots: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `trustedPortType`.
+    pub fn with_trusted_port_type(
+        mut self,
+        value: impl Into<TrustedPortViewV1TrustedPortType>,
+    ) -> Self {
+        self.trusted_port_type = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<TrustedPortViewV1Model>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `vlanDemand`.
+    pub fn with_vlan_demand(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_demand = Some(value.into());
+        self
+    }
+    /// Sets `trustPorts`.
+    pub fn with_trust_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.trust_ports = Some(value.into());
+        self
+    }
+    /// Sets `slots`.
+    pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlot>>) -> Self {
+        self.slots = Some(value.into());
+        self
+    }
+}
+/// Trusted port view v1 model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TrustedPortViewV1Model {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TrustedPortViewV1Model {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TrustedPortViewV1Model {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TrustedPortViewV1Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TrustedPortViewV1Model {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortViewV1Model {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Trusted port view v1 trusted port type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TrustedPortViewV1TrustedPortType {
+    /// `all`
+    All,
+    /// `dhcp`
+    Dhcp,
+    /// `arp`
+    Arp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TrustedPortViewV1TrustedPortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::All => "all",
+            Self::Dhcp => "dhcp",
+            Self::Arp => "arp",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TrustedPortViewV1TrustedPortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "all" => Self::All,
+            "dhcp" => Self::Dhcp,
+            "arp" => Self::Arp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TrustedPortViewV1TrustedPortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TrustedPortViewV1TrustedPortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap group, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApGroup {
+    /// `apSerialNumbers`
+    ///
+    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
+    #[serde(
+        rename = "apSerialNumbers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `isDefault`
+    ///
+    /// Wire name `isDefault`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
+    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApGroup {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_serial_numbers: None,
+            description: None,
+            id: None,
+            is_default: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// Venue ap group query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApGroupQueryData {
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `apGroupIds`
+    ///
+    /// Wire name `apGroupIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
+    #[serde(rename = "apGroupIds", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_ids: Option<Vec<String>>,
+    /// `isAllApGroups`
+    ///
+    /// Wire name `isAllApGroups`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
+    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
+    pub is_all_ap_groups: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApGroupQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            ap_group_ids: None,
+            is_all_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupIds`.
+    pub fn with_ap_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_group_ids = Some(value.into());
+        self
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+}
+/// Vlan, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Vlan {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `rootBridgeFamilyId`
+    ///
+    /// Wire name `rootBridgeFamilyId`; `VlanRootBridgeFamilyId`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "rootBridgeFamilyId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub root_bridge_family_id: Option<VlanRootBridgeFamilyId>,
+    /// `ipv4DhcpSnooping`
+    ///
+    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "ipv4DhcpSnooping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping: Option<bool>,
+    /// `ipv4DhcpSnoopingTrustPort`
+    ///
+    /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "ipv4DhcpSnoopingTrustPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping_trust_port: Option<String>,
+    /// `arpInspection`
+    ///
+    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
+    pub arp_inspection: Option<bool>,
+    /// `arpInspectionTrustPort`
+    ///
+    /// Wire name `arpInspectionTrustPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "arpInspectionTrustPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_inspection_trust_port: Option<String>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `VlanIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<VlanIgmpSnooping>,
+    /// `multicastVersion`
+    ///
+    /// Wire name `multicastVersion`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "multicastVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_version: Option<i64>,
+    /// `spanningTreeProtocol`
+    ///
+    /// Wire name `spanningTreeProtocol`; `VlanSpanningTreeProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "spanningTreeProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_protocol: Option<VlanSpanningTreeProtocol>,
+    /// `spanningTreePriority`
+    ///
+    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "spanningTreePriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_priority: Option<i64>,
+    /// `switchFamilyModels`
+    ///
+    /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelViewV1>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
+    #[serde(
+        rename = "switchFamilyModels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_family_models: Option<Vec<SwitchFamilyModelViewV1>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Vlan {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            vlan_id: None,
+            vlan_name: None,
+            root_bridge_family_id: None,
+            ipv4_dhcp_snooping: None,
+            ipv4_dhcp_snooping_trust_port: None,
+            arp_inspection: None,
+            arp_inspection_trust_port: None,
+            igmp_snooping: None,
+            multicast_version: None,
+            spanning_tree_protocol: None,
+            spanning_tree_priority: None,
+            switch_family_models: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `rootBridgeFamilyId`.
+    pub fn with_root_bridge_family_id(
+        mut self,
+        value: impl Into<VlanRootBridgeFamilyId>,
+    ) -> Self {
+        self.root_bridge_family_id = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnooping`.
+    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
+        self.ipv4_dhcp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnoopingTrustPort`.
+    pub fn with_ipv4_dhcp_snooping_trust_port(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.ipv4_dhcp_snooping_trust_port = Some(value.into());
+        self
+    }
+    /// Sets `arpInspection`.
+    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection = Some(value.into());
+        self
+    }
+    /// Sets `arpInspectionTrustPort`.
+    pub fn with_arp_inspection_trust_port(mut self, value: impl Into<String>) -> Self {
+        self.arp_inspection_trust_port = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(mut self, value: impl Into<VlanIgmpSnooping>) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `multicastVersion`.
+    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_version = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeProtocol`.
+    pub fn with_spanning_tree_protocol(
+        mut self,
+        value: impl Into<VlanSpanningTreeProtocol>,
+    ) -> Self {
+        self.spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `switchFamilyModels`.
+    pub fn with_switch_family_models(
+        mut self,
+        value: impl Into<Vec<SwitchFamilyModelViewV1>>,
+    ) -> Self {
+        self.switch_family_models = Some(value.into());
+        self
+    }
+}
+/// Vlan bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "vlanId")]
+    pub vlan_id: i64,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `rootBridgeFamilyId`
+    ///
+    /// Wire name `rootBridgeFamilyId`; `VlanBoRootBridgeFamilyId`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "rootBridgeFamilyId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub root_bridge_family_id: Option<VlanBoRootBridgeFamilyId>,
+    /// `ipv4DhcpSnooping`
+    ///
+    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "ipv4DhcpSnooping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping: Option<bool>,
+    /// `ipv4DhcpSnoopingTrustPort`
+    ///
+    /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "ipv4DhcpSnoopingTrustPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping_trust_port: Option<String>,
+    /// `ipv4DhcpSnoopingTrustPortList`
+    ///
+    /// Wire name `ipv4DhcpSnoopingTrustPortList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "ipv4DhcpSnoopingTrustPortList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping_trust_port_list: Option<Vec<String>>,
+    /// `arpInspection`
+    ///
+    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
+    pub arp_inspection: Option<bool>,
+    /// `arpInspectionTrustPort`
+    ///
+    /// Wire name `arpInspectionTrustPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "arpInspectionTrustPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_inspection_trust_port: Option<String>,
+    /// `arpInspectionTrustPortList`
+    ///
+    /// Wire name `arpInspectionTrustPortList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "arpInspectionTrustPortList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_inspection_trust_port_list: Option<Vec<String>>,
+    /// `arpTrustPortsList`
+    ///
+    /// Wire name `arpTrustPortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "arpTrustPortsList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_trust_ports_list: Option<Vec<String>>,
+    /// `dhcpTrustPortsList`
+    ///
+    /// Wire name `dhcpTrustPortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "dhcpTrustPortsList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_trust_ports_list: Option<Vec<String>>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `VlanBoIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<VlanBoIgmpSnooping>,
+    /// `multicastVersion`
+    ///
+    /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "multicastVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_version: Option<i64>,
+    /// `spanningTreeProtocol`
+    ///
+    /// Wire name `spanningTreeProtocol`; `VlanBoSpanningTreeProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "spanningTreeProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_protocol: Option<VlanBoSpanningTreeProtocol>,
+    /// `spanningTreePriority`
+    ///
+    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "spanningTreePriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_priority: Option<i64>,
+    /// `switchFamilyModels`
+    ///
+    /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "switchFamilyModels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_family_models: Option<Vec<SwitchFamilyModelBo>>,
+    /// `managementVlan`
+    ///
+    /// Wire name `managementVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "managementVlan", default, skip_serializing_if = "Option::is_none")]
+    pub management_vlan: Option<bool>,
+    /// `switchVlanPortModels`
+    ///
+    /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "switchVlanPortModels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelBo>>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `enableAsDefaultVlan`
+    ///
+    /// Wire name `enableAsDefaultVlan`; `boolean`; required.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "enableAsDefaultVlan")]
+    pub enable_as_default_vlan: bool,
+    /// `deleteVlanEnabled`
+    ///
+    /// Wire name `deleteVlanEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "deleteVlanEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delete_vlan_enabled: Option<bool>,
+    /// `notDummyVlan`
+    ///
+    /// Wire name `notDummyVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "notDummyVlan", default, skip_serializing_if = "Option::is_none")]
+    pub not_dummy_vlan: Option<bool>,
+    /// `defaultVlan`
+    ///
+    /// Wire name `defaultVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "defaultVlan", default, skip_serializing_if = "Option::is_none")]
+    pub default_vlan: Option<bool>,
+    /// `igmpSnoopingTypeChanged`
+    ///
+    /// Wire name `igmpSnoopingTypeChanged`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "igmpSnoopingTypeChanged",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub igmp_snooping_type_changed: Option<bool>,
+    /// `dummyVlan`
+    ///
+    /// Wire name `dummyVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(rename = "dummyVlan", default, skip_serializing_if = "Option::is_none")]
+    pub dummy_vlan: Option<bool>,
+    /// `switchVlanPortModel`
+    ///
+    /// Wire name `switchVlanPortModel`; `SwitchVlanPortModelBo`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "switchVlanPortModel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_vlan_port_model: Option<SwitchVlanPortModelBo>,
+    /// `rapidSpanningTreeProtocol`
+    ///
+    /// Wire name `rapidSpanningTreeProtocol`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "rapidSpanningTreeProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rapid_spanning_tree_protocol: Option<bool>,
+    /// `taggedPortsList`
+    ///
+    /// Wire name `taggedPortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "taggedPortsList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tagged_ports_list: Option<Vec<String>>,
+    /// `untaggedPortsList`
+    ///
+    /// Wire name `untaggedPortsList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
+    #[serde(
+        rename = "untaggedPortsList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub untagged_ports_list: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanBo {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(vlan_id: i64, enable_as_default_vlan: bool) -> Self {
+        Self {
+            id: None,
+            vlan_id,
+            vlan_name: None,
+            root_bridge_family_id: None,
+            ipv4_dhcp_snooping: None,
+            ipv4_dhcp_snooping_trust_port: None,
+            ipv4_dhcp_snooping_trust_port_list: None,
+            arp_inspection: None,
+            arp_inspection_trust_port: None,
+            arp_inspection_trust_port_list: None,
+            arp_trust_ports_list: None,
+            dhcp_trust_ports_list: None,
+            igmp_snooping: None,
+            multicast_version: None,
+            spanning_tree_protocol: None,
+            spanning_tree_priority: None,
+            switch_family_models: None,
+            management_vlan: None,
+            switch_vlan_port_models: None,
+            switch_id: None,
+            enable_as_default_vlan,
+            delete_vlan_enabled: None,
+            not_dummy_vlan: None,
+            default_vlan: None,
+            igmp_snooping_type_changed: None,
+            dummy_vlan: None,
+            switch_vlan_port_model: None,
+            rapid_spanning_tree_protocol: None,
+            tagged_ports_list: None,
+            untagged_ports_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `rootBridgeFamilyId`.
+    pub fn with_root_bridge_family_id(
+        mut self,
+        value: impl Into<VlanBoRootBridgeFamilyId>,
+    ) -> Self {
+        self.root_bridge_family_id = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnooping`.
+    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
+        self.ipv4_dhcp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnoopingTrustPort`.
+    pub fn with_ipv4_dhcp_snooping_trust_port(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.ipv4_dhcp_snooping_trust_port = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnoopingTrustPortList`.
+    pub fn with_ipv4_dhcp_snooping_trust_port_list(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.ipv4_dhcp_snooping_trust_port_list = Some(value.into());
+        self
+    }
+    /// Sets `arpInspection`.
+    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection = Some(value.into());
+        self
+    }
+    /// Sets `arpInspectionTrustPort`.
+    pub fn with_arp_inspection_trust_port(mut self, value: impl Into<String>) -> Self {
+        self.arp_inspection_trust_port = Some(value.into());
+        self
+    }
+    /// Sets `arpInspectionTrustPortList`.
+    pub fn with_arp_inspection_trust_port_list(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.arp_inspection_trust_port_list = Some(value.into());
+        self
+    }
+    /// Sets `arpTrustPortsList`.
+    pub fn with_arp_trust_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.arp_trust_ports_list = Some(value.into());
+        self
+    }
+    /// Sets `dhcpTrustPortsList`.
+    pub fn with_dhcp_trust_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dhcp_trust_ports_list = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(mut self, value: impl Into<VlanBoIgmpSnooping>) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `multicastVersion`.
+    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_version = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeProtocol`.
+    pub fn with_spanning_tree_protocol(
+        mut self,
+        value: impl Into<VlanBoSpanningTreeProtocol>,
+    ) -> Self {
+        self.spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `switchFamilyModels`.
+    pub fn with_switch_family_models(
+        mut self,
+        value: impl Into<Vec<SwitchFamilyModelBo>>,
+    ) -> Self {
+        self.switch_family_models = Some(value.into());
+        self
+    }
+    /// Sets `managementVlan`.
+    pub fn with_management_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.management_vlan = Some(value.into());
+        self
+    }
+    /// Sets `switchVlanPortModels`.
+    pub fn with_switch_vlan_port_models(
+        mut self,
+        value: impl Into<Vec<SwitchVlanPortModelBo>>,
+    ) -> Self {
+        self.switch_vlan_port_models = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `deleteVlanEnabled`.
+    pub fn with_delete_vlan_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.delete_vlan_enabled = Some(value.into());
+        self
+    }
+    /// Sets `notDummyVlan`.
+    pub fn with_not_dummy_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.not_dummy_vlan = Some(value.into());
+        self
+    }
+    /// Sets `defaultVlan`.
+    pub fn with_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnoopingTypeChanged`.
+    pub fn with_igmp_snooping_type_changed(mut self, value: impl Into<bool>) -> Self {
+        self.igmp_snooping_type_changed = Some(value.into());
+        self
+    }
+    /// Sets `dummyVlan`.
+    pub fn with_dummy_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.dummy_vlan = Some(value.into());
+        self
+    }
+    /// Sets `switchVlanPortModel`.
+    pub fn with_switch_vlan_port_model(
+        mut self,
+        value: impl Into<SwitchVlanPortModelBo>,
+    ) -> Self {
+        self.switch_vlan_port_model = Some(value.into());
+        self
+    }
+    /// Sets `rapidSpanningTreeProtocol`.
+    pub fn with_rapid_spanning_tree_protocol(mut self, value: impl Into<bool>) -> Self {
+        self.rapid_spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `taggedPortsList`.
+    pub fn with_tagged_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_ports_list = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPortsList`.
+    pub fn with_untagged_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.untagged_ports_list = Some(value.into());
+        self
+    }
+}
+/// Vlan bo igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VlanBoIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VlanBoIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VlanBoIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VlanBoIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VlanBoIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanBoIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Vlan bo root bridge family id: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VlanBoRootBridgeFamilyId {
+    /// `__NULL`
+    Null,
+    /// `ICX7150`
+    Icx7150,
+    /// `ICX7250`
+    Icx7250,
+    /// `ICX7650`
+    Icx7650,
+    /// `ICX7850`
+    Icx7850,
+    /// `ICX7550`
+    Icx7550,
+    /// `ICX8200`
+    Icx8200,
+    /// `ICX8100`
+    Icx8100,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VlanBoRootBridgeFamilyId {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Icx7150 => "ICX7150",
+            Self::Icx7250 => "ICX7250",
+            Self::Icx7650 => "ICX7650",
+            Self::Icx7850 => "ICX7850",
+            Self::Icx7550 => "ICX7550",
+            Self::Icx8200 => "ICX8200",
+            Self::Icx8100 => "ICX8100",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VlanBoRootBridgeFamilyId {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "ICX7150" => Self::Icx7150,
+            "ICX7250" => Self::Icx7250,
+            "ICX7650" => Self::Icx7650,
+            "ICX7850" => Self::Icx7850,
+            "ICX7550" => Self::Icx7550,
+            "ICX8200" => Self::Icx8200,
+            "ICX8100" => Self::Icx8100,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VlanBoRootBridgeFamilyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VlanBoRootBridgeFamilyId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanBoRootBridgeFamilyId {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Vlan bo spanning tree protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VlanBoSpanningTreeProtocol {
+    /// `rstp`
+    Rstp,
+    /// `stp`
+    Stp,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VlanBoSpanningTreeProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rstp => "rstp",
+            Self::Stp => "stp",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VlanBoSpanningTreeProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "rstp" => Self::Rstp,
+            "stp" => Self::Stp,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VlanBoSpanningTreeProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VlanBoSpanningTreeProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanBoSpanningTreeProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Vlan igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VlanIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VlanIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VlanIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VlanIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VlanIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Vlan pool data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanPoolData {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `vlanMembers`
+    ///
+    /// Wire name `vlanMembers`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
+    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_members: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanPoolData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            vlan_members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+}
+/// Vlan root bridge family id: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VlanRootBridgeFamilyId {
+    /// `__NULL`
+    Null,
+    /// `ICX7150`
+    Icx7150,
+    /// `ICX7250`
+    Icx7250,
+    /// `ICX7650`
+    Icx7650,
+    /// `ICX7850`
+    Icx7850,
+    /// `ICX7550`
+    Icx7550,
+    /// `ICX8200`
+    Icx8200,
+    /// `ICX8100`
+    Icx8100,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VlanRootBridgeFamilyId {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Icx7150 => "ICX7150",
+            Self::Icx7250 => "ICX7250",
+            Self::Icx7650 => "ICX7650",
+            Self::Icx7850 => "ICX7850",
+            Self::Icx7550 => "ICX7550",
+            Self::Icx8200 => "ICX8200",
+            Self::Icx8100 => "ICX8100",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VlanRootBridgeFamilyId {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "ICX7150" => Self::Icx7150,
+            "ICX7250" => Self::Icx7250,
+            "ICX7650" => Self::Icx7650,
+            "ICX7850" => Self::Icx7850,
+            "ICX7550" => Self::Icx7550,
+            "ICX8200" => Self::Icx8200,
+            "ICX8100" => Self::Icx8100,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VlanRootBridgeFamilyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VlanRootBridgeFamilyId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanRootBridgeFamilyId {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Vlan spanning tree protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VlanSpanningTreeProtocol {
+    /// `rstp`
+    Rstp,
+    /// `stp`
+    Stp,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VlanSpanningTreeProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rstp => "rstp",
+            Self::Stp => "stp",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VlanSpanningTreeProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "rstp" => Self::Rstp,
+            "stp" => Self::Stp,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VlanSpanningTreeProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VlanSpanningTreeProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Voice vlan bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VoiceVlanBo {
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VoiceVlanBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            vlan_id: None,
+            tagged_ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+}
+/// Voice vlan config bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VoiceVlanConfigBo {
+    /// `model`
+    ///
+    /// Wire name `model`; `VoiceVlanConfigBoModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<VoiceVlanConfigBoModel>,
+    /// `voiceVlans`
+    ///
+    /// Wire name `voiceVlans`; `array<VoiceVlanBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
+    #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
+    pub voice_vlans: Option<Vec<VoiceVlanBo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VoiceVlanConfigBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            model: None,
+            voice_vlans: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<VoiceVlanConfigBoModel>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlans`.
+    pub fn with_voice_vlans(mut self, value: impl Into<Vec<VoiceVlanBo>>) -> Self {
+        self.voice_vlans = Some(value.into());
+        self
+    }
+}
+/// Voice vlan config bo model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VoiceVlanConfigBoModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VoiceVlanConfigBoModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VoiceVlanConfigBoModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VoiceVlanConfigBoModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VoiceVlanConfigBoModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Voice vlan config view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VoiceVlanConfigView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `VoiceVlanConfigViewModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<VoiceVlanConfigViewModel>,
+    /// `voiceVlans`
+    ///
+    /// Wire name `voiceVlans`; `array<VoiceVlanView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
+    #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
+    pub voice_vlans: Option<Vec<VoiceVlanView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VoiceVlanConfigView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model: None,
+            voice_vlans: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<VoiceVlanConfigViewModel>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlans`.
+    pub fn with_voice_vlans(mut self, value: impl Into<Vec<VoiceVlanView>>) -> Self {
+        self.voice_vlans = Some(value.into());
+        self
+    }
+}
+/// Voice vlan config view model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VoiceVlanConfigViewModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VoiceVlanConfigViewModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VoiceVlanConfigViewModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VoiceVlanConfigViewModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VoiceVlanConfigViewModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Voice vlan config view v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VoiceVlanConfigViewV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `VoiceVlanConfigViewV1Model`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<VoiceVlanConfigViewV1Model>,
+    /// `voiceVlans`
+    ///
+    /// Wire name `voiceVlans`; `array<VoiceVlanViewV1>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
+    #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
+    pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VoiceVlanConfigViewV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model: None,
+            voice_vlans: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<VoiceVlanConfigViewV1Model>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlans`.
+    pub fn with_voice_vlans(mut self, value: impl Into<Vec<VoiceVlanViewV1>>) -> Self {
+        self.voice_vlans = Some(value.into());
+        self
+    }
+}
+/// Voice vlan config view v1 model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VoiceVlanConfigViewV1Model {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VoiceVlanConfigViewV1Model {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VoiceVlanConfigViewV1Model {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VoiceVlanConfigViewV1Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VoiceVlanConfigViewV1Model {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Voice vlan view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VoiceVlanView {
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VoiceVlanView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            vlan_id: None,
+            tagged_ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+}
+/// Voice vlan view v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VoiceVlanViewV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VoiceVlanViewV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            vlan_id: None,
+            tagged_ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+}
+/// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Switch {
+    /// Order of the members of the switch's stack.
+    ///
+    /// Wire name `stackMemberOrder`; `string`; optional.
+    #[serde(
+        rename = "stackMemberOrder",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub stack_member_order: Option<String>,
+    /// Number of VE ports of the switch.
+    ///
+    /// Wire name `veCount`; `integer`; optional.
+    #[serde(rename = "veCount", default, skip_serializing_if = "Option::is_none")]
+    pub ve_count: Option<i64>,
+    /// Members of the switch's stack.
+    ///
+    /// Wire name `stackMembers`; `array<SwitchStackMember>`; optional.
+    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
+    pub stack_members: Option<Vec<SwitchStackMember>>,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// `portId`
+    ///
+    /// Wire name `portId`; `string`; optional.
+    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
+    pub port_id: Option<String>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional; format: uuid.
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `enableStack`
+    ///
+    /// Wire name `enableStack`; `boolean`; optional.
+    #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
+    pub enable_stack: Option<bool>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `SwitchIgmpSnooping`; optional.
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<SwitchIgmpSnooping>,
+    /// `jumboMode`
+    ///
+    /// Wire name `jumboMode`; `boolean`; optional.
+    #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
+    pub jumbo_mode: Option<bool>,
+    /// `spanningTreePriority`
+    ///
+    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "spanningTreePriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_priority: Option<i64>,
+    /// `ipAddressInterfaceType`
+    ///
+    /// Wire name `ipAddressInterfaceType`; `SwitchIpAddressInterfaceType`; optional.
+    #[serde(
+        rename = "ipAddressInterfaceType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_address_interface_type: Option<SwitchIpAddressInterfaceType>,
+    /// `ipAddressInterface`
+    ///
+    /// Wire name `ipAddressInterface`; `string`; optional.
+    #[serde(
+        rename = "ipAddressInterface",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_address_interface: Option<String>,
+    /// `ipAddressType`
+    ///
+    /// Wire name `ipAddressType`; `SwitchIpAddressType`; optional.
+    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_type: Option<SwitchIpAddressType>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; optional.
+    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub subnet_mask: Option<String>,
+    /// `defaultGateway`
+    ///
+    /// Wire name `defaultGateway`; `string`; optional.
+    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
+    pub default_gateway: Option<String>,
+    /// `dhcpClientEnabled`
+    ///
+    /// Wire name `dhcpClientEnabled`; `boolean`; optional.
+    #[serde(
+        rename = "dhcpClientEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_enabled: Option<bool>,
+    /// `dhcpServerEnabled`
+    ///
+    /// Wire name `dhcpServerEnabled`; `boolean`; optional.
+    #[serde(
+        rename = "dhcpServerEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_server_enabled: Option<bool>,
+    /// `initialVlanId`
+    ///
+    /// Wire name `initialVlanId`; `integer`; optional; format: int32.
+    #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
+    pub initial_vlan_id: Option<i64>,
+    /// `specifiedType`
+    ///
+    /// Wire name `specifiedType`; `SwitchSpecifiedType`; optional.
+    #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
+    pub specified_type: Option<SwitchSpecifiedType>,
+    /// `rearModule`
+    ///
+    /// Wire name `rearModule`; `string`; optional.
+    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
+    pub rear_module: Option<String>,
+    /// `vlanCustomize`
+    ///
+    /// Wire name `vlanCustomize`; `boolean`; optional.
+    #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_customize: Option<bool>,
+    /// `firmware`
+    ///
+    /// Wire name `firmware`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<String>,
+    /// `firmwareVersion`
+    ///
+    /// Wire name `firmwareVersion`; `string`; optional.
+    #[serde(
+        rename = "firmwareVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub firmware_version: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `numOfPorts`
+    ///
+    /// Wire name `numOfPorts`; `integer`; optional; format: int32.
+    #[serde(rename = "numOfPorts", default, skip_serializing_if = "Option::is_none")]
+    pub num_of_ports: Option<i64>,
+    /// `cpu`
+    ///
+    /// Wire name `cpu`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<String>,
+    /// `memory`
+    ///
+    /// Wire name `memory`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+    /// `uptime`
+    ///
+    /// Wire name `uptime`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uptime: Option<String>,
+    /// `modules`
+    ///
+    /// Wire name `modules`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modules: Option<String>,
+    /// `domainId`
+    ///
+    /// Wire name `domainId`; `string`; optional.
+    #[serde(rename = "domainId", default, skip_serializing_if = "Option::is_none")]
+    pub domain_id: Option<String>,
+    /// `lastUpdateTimeInMillis`
+    ///
+    /// Wire name `lastUpdateTimeInMillis`; `string`; optional.
+    #[serde(
+        rename = "lastUpdateTimeInMillis",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_update_time_in_millis: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchGroupLevelOneId`
+    ///
+    /// Wire name `switchGroupLevelOneId`; `string`; optional.
+    #[serde(
+        rename = "switchGroupLevelOneId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_group_level_one_id: Option<String>,
+    /// `switchGroupLevelTwoId`
+    ///
+    /// Wire name `switchGroupLevelTwoId`; `string`; optional.
+    #[serde(
+        rename = "switchGroupLevelTwoId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_group_level_two_id: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `activeSerial`
+    ///
+    /// Wire name `activeSerial`; `string`; optional.
+    #[serde(rename = "activeSerial", default, skip_serializing_if = "Option::is_none")]
+    pub active_serial: Option<String>,
+    /// `unitSerialNumbers`
+    ///
+    /// Wire name `unitSerialNumbers`; `string`; optional.
+    #[serde(
+        rename = "unitSerialNumbers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub unit_serial_numbers: Option<String>,
+    /// `numOfUnits`
+    ///
+    /// Wire name `numOfUnits`; `integer`; optional; format: int32.
+    #[serde(rename = "numOfUnits", default, skip_serializing_if = "Option::is_none")]
+    pub num_of_units: Option<i64>,
+    /// `poeUtilization`
+    ///
+    /// Wire name `poeUtilization`; `integer`; optional; format: int32.
+    #[serde(rename = "poeUtilization", default, skip_serializing_if = "Option::is_none")]
+    pub poe_utilization: Option<i64>,
+    /// `poeTotal`
+    ///
+    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
+    pub poe_total: Option<i64>,
+    /// `poeFree`
+    ///
+    /// Wire name `poeFree`; `integer`; optional; format: int32.
+    #[serde(rename = "poeFree", default, skip_serializing_if = "Option::is_none")]
+    pub poe_free: Option<i64>,
+    /// `family`
+    ///
+    /// Wire name `family`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    /// `cloudPort`
+    ///
+    /// Wire name `cloudPort`; `string`; optional.
+    #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
+    pub cloud_port: Option<String>,
+    /// `domainName`
+    ///
+    /// Wire name `domainName`; `string`; optional.
+    #[serde(rename = "domainName", default, skip_serializing_if = "Option::is_none")]
+    pub domain_name: Option<String>,
+    /// `switchGroupLevelOneName`
+    ///
+    /// Wire name `switchGroupLevelOneName`; `string`; optional.
+    #[serde(
+        rename = "switchGroupLevelOneName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_group_level_one_name: Option<String>,
+    /// `powerSupplyGroups`
+    ///
+    /// Wire name `powerSupplyGroups`; `string`; optional.
+    #[serde(
+        rename = "powerSupplyGroups",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub power_supply_groups: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `switchMac`
+    ///
+    /// Wire name `switchMac`; `string`; optional.
+    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac: Option<String>,
+    /// `crtTime`
+    ///
+    /// Wire name `crtTime`; `string`; optional.
+    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
+    pub crt_time: Option<String>,
+    /// `alerts`
+    ///
+    /// Wire name `alerts`; `integer`; optional; format: int32.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alerts: Option<i64>,
+    /// `fanGroups`
+    ///
+    /// Wire name `fanGroups`; `string`; optional.
+    #[serde(rename = "fanGroups", default, skip_serializing_if = "Option::is_none")]
+    pub fan_groups: Option<String>,
+    /// `isStack`
+    ///
+    /// Wire name `isStack`; `boolean`; optional.
+    #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
+    pub is_stack: Option<bool>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `string`; optional.
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `clientCount`
+    ///
+    /// Wire name `clientCount`; `integer`; optional; format: int32.
+    #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
+    pub client_count: Option<i64>,
+    /// `lastUpdTime`
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_upd_time: Option<String>,
+    /// `floorplanId`
+    ///
+    /// Wire name `floorplanId`; `string`; optional.
+    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
+    pub floorplan_id: Option<String>,
+    /// `xPercent`
+    ///
+    /// Wire name `xPercent`; `number`; optional; format: float.
+    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
+    pub x_percent: Option<f64>,
+    /// `yPercent`
+    ///
+    /// Wire name `yPercent`; `number`; optional; format: float.
+    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
+    pub y_percent: Option<f64>,
+    /// `staticOrDynamic`
+    ///
+    /// Wire name `staticOrDynamic`; `string`; optional.
+    #[serde(
+        rename = "staticOrDynamic",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub static_or_dynamic: Option<String>,
+    /// `dns`
+    ///
+    /// Wire name `dns`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<String>,
+    /// `configReady`
+    ///
+    /// Wire name `configReady`; `boolean`; optional.
+    #[serde(rename = "configReady", default, skip_serializing_if = "Option::is_none")]
+    pub config_ready: Option<bool>,
+    /// `syncedSwitchConfig`
+    ///
+    /// Wire name `syncedSwitchConfig`; `boolean`; optional.
+    #[serde(
+        rename = "syncedSwitchConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synced_switch_config: Option<bool>,
+    /// `provisionName`
+    ///
+    /// Wire name `provisionName`; `string`; optional.
+    #[serde(rename = "provisionName", default, skip_serializing_if = "Option::is_none")]
+    pub provision_name: Option<String>,
+    /// `switchType`
+    ///
+    /// Wire name `switchType`; `string`; optional.
+    #[serde(rename = "switchType", default, skip_serializing_if = "Option::is_none")]
+    pub switch_type: Option<String>,
+    /// `operationalStackMembers`
+    ///
+    /// Wire name `operationalStackMembers`; `string`; optional.
+    #[serde(
+        rename = "operationalStackMembers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operational_stack_members: Option<String>,
+    /// `portStatuses`
+    ///
+    /// Wire name `portStatuses`; `array<SwitchPort>`; optional.
+    #[serde(rename = "portStatuses", default, skip_serializing_if = "Option::is_none")]
+    pub port_statuses: Option<Vec<SwitchPort>>,
+    /// `syncDataId`
+    ///
+    /// Wire name `syncDataId`; `string`; optional.
+    #[serde(rename = "syncDataId", default, skip_serializing_if = "Option::is_none")]
+    pub sync_data_id: Option<String>,
+    /// `syncDataStartTime`
+    ///
+    /// Wire name `syncDataStartTime`; `string`; optional.
+    #[serde(
+        rename = "syncDataStartTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sync_data_start_time: Option<String>,
+    /// `syncDataEndTime`
+    ///
+    /// Wire name `syncDataEndTime`; `string`; optional.
+    #[serde(
+        rename = "syncDataEndTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sync_data_end_time: Option<String>,
+    /// `ipFullContentParsed`
+    ///
+    /// Wire name `ipFullContentParsed`; `boolean`; optional.
+    #[serde(
+        rename = "ipFullContentParsed",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_full_content_parsed: Option<bool>,
+    /// `operationalWarning`
+    ///
+    /// Wire name `operationalWarning`; `boolean`; optional.
+    #[serde(
+        rename = "operationalWarning",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operational_warning: Option<bool>,
+    /// `cliApplied`
+    ///
+    /// Wire name `cliApplied`; `boolean`; optional.
+    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
+    pub cli_applied: Option<bool>,
+    /// `formStacking`
+    ///
+    /// Wire name `formStacking`; `boolean`; optional.
+    #[serde(rename = "formStacking", default, skip_serializing_if = "Option::is_none")]
+    pub form_stacking: Option<bool>,
+    /// `suspendingDeployTime`
+    ///
+    /// Wire name `suspendingDeployTime`; `string`; optional.
+    #[serde(
+        rename = "suspendingDeployTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub suspending_deploy_time: Option<String>,
+    /// `syncedAdminPassword`
+    ///
+    /// Wire name `syncedAdminPassword`; `boolean`; optional.
+    #[serde(
+        rename = "syncedAdminPassword",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synced_admin_password: Option<bool>,
+    /// `vlanMapping`
+    ///
+    /// Wire name `vlanMapping`; `string`; optional.
+    #[serde(rename = "vlanMapping", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_mapping: Option<String>,
+    /// `adminPassword`
+    ///
+    /// Wire name `adminPassword`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(rename = "adminPassword", default, skip_serializing_if = "Option::is_none")]
+    pub admin_password: Option<ruckus_one_runtime::Secret>,
+    /// `extIp`
+    ///
+    /// Wire name `extIp`; `string`; optional.
+    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
+    pub ext_ip: Option<String>,
+    /// `stackMembersStatus`
+    ///
+    /// Wire name `stackMembersStatus`; `array<StackMemberStatus>`; optional.
+    #[serde(
+        rename = "stackMembersStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub stack_members_status: Option<Vec<StackMemberStatus>>,
+    /// `unitId`
+    ///
+    /// Wire name `unitId`; `integer`; optional; format: int32.
+    #[serde(rename = "unitId", default, skip_serializing_if = "Option::is_none")]
+    pub unit_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Switch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            stack_member_order: None,
+            ve_count: None,
+            stack_members: None,
+            mac_address: None,
+            port_id: None,
+            identity_id: None,
+            id: None,
+            name: None,
+            description: None,
+            enable_stack: None,
+            igmp_snooping: None,
+            jumbo_mode: None,
+            spanning_tree_priority: None,
+            ip_address_interface_type: None,
+            ip_address_interface: None,
+            ip_address_type: None,
+            ip_address: None,
+            subnet_mask: None,
+            default_gateway: None,
+            dhcp_client_enabled: None,
+            dhcp_server_enabled: None,
+            initial_vlan_id: None,
+            specified_type: None,
+            rear_module: None,
+            vlan_customize: None,
+            firmware: None,
+            firmware_version: None,
+            model: None,
+            num_of_ports: None,
+            cpu: None,
+            memory: None,
+            uptime: None,
+            modules: None,
+            domain_id: None,
+            last_update_time_in_millis: None,
+            switch_name: None,
+            switch_group_level_one_id: None,
+            switch_group_level_two_id: None,
+            serial_number: None,
+            active_serial: None,
+            unit_serial_numbers: None,
+            num_of_units: None,
+            poe_utilization: None,
+            poe_total: None,
+            poe_free: None,
+            family: None,
+            cloud_port: None,
+            domain_name: None,
+            switch_group_level_one_name: None,
+            power_supply_groups: None,
+            type_: None,
+            tenant_id: None,
+            device_status: None,
+            switch_mac: None,
+            crt_time: None,
+            alerts: None,
+            fan_groups: None,
+            is_stack: None,
+            device_type: None,
+            venue_id: None,
+            venue_name: None,
+            tags: None,
+            client_count: None,
+            last_upd_time: None,
+            floorplan_id: None,
+            x_percent: None,
+            y_percent: None,
+            static_or_dynamic: None,
+            dns: None,
+            config_ready: None,
+            synced_switch_config: None,
+            provision_name: None,
+            switch_type: None,
+            operational_stack_members: None,
+            port_statuses: None,
+            sync_data_id: None,
+            sync_data_start_time: None,
+            sync_data_end_time: None,
+            ip_full_content_parsed: None,
+            operational_warning: None,
+            cli_applied: None,
+            form_stacking: None,
+            suspending_deploy_time: None,
+            synced_admin_password: None,
+            vlan_mapping: None,
+            admin_password: None,
+            ext_ip: None,
+            stack_members_status: None,
+            unit_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `stackMemberOrder`.
+    pub fn with_stack_member_order(mut self, value: impl Into<String>) -> Self {
+        self.stack_member_order = Some(value.into());
+        self
+    }
+    /// Sets `veCount`.
+    pub fn with_ve_count(mut self, value: impl Into<i64>) -> Self {
+        self.ve_count = Some(value.into());
+        self
+    }
+    /// Sets `stackMembers`.
+    pub fn with_stack_members(
+        mut self,
+        value: impl Into<Vec<SwitchStackMember>>,
+    ) -> Self {
+        self.stack_members = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<String>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enableStack`.
+    pub fn with_enable_stack(mut self, value: impl Into<bool>) -> Self {
+        self.enable_stack = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(mut self, value: impl Into<SwitchIgmpSnooping>) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `jumboMode`.
+    pub fn with_jumbo_mode(mut self, value: impl Into<bool>) -> Self {
+        self.jumbo_mode = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterfaceType`.
+    pub fn with_ip_address_interface_type(
+        mut self,
+        value: impl Into<SwitchIpAddressInterfaceType>,
+    ) -> Self {
+        self.ip_address_interface_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterface`.
+    pub fn with_ip_address_interface(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_interface = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<SwitchIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask`.
+    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `defaultGateway`.
+    pub fn with_default_gateway(mut self, value: impl Into<String>) -> Self {
+        self.default_gateway = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientEnabled`.
+    pub fn with_dhcp_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpServerEnabled`.
+    pub fn with_dhcp_server_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_server_enabled = Some(value.into());
+        self
+    }
+    /// Sets `initialVlanId`.
+    pub fn with_initial_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.initial_vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `specifiedType`.
+    pub fn with_specified_type(mut self, value: impl Into<SwitchSpecifiedType>) -> Self {
+        self.specified_type = Some(value.into());
+        self
+    }
+    /// Sets `rearModule`.
+    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
+        self.rear_module = Some(value.into());
+        self
+    }
+    /// Sets `vlanCustomize`.
+    pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_customize = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+    /// Sets `firmwareVersion`.
+    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `numOfPorts`.
+    pub fn with_num_of_ports(mut self, value: impl Into<i64>) -> Self {
+        self.num_of_ports = Some(value.into());
+        self
+    }
+    /// Sets `cpu`.
+    pub fn with_cpu(mut self, value: impl Into<String>) -> Self {
+        self.cpu = Some(value.into());
+        self
+    }
+    /// Sets `memory`.
+    pub fn with_memory(mut self, value: impl Into<String>) -> Self {
+        self.memory = Some(value.into());
+        self
+    }
+    /// Sets `uptime`.
+    pub fn with_uptime(mut self, value: impl Into<String>) -> Self {
+        self.uptime = Some(value.into());
+        self
+    }
+    /// Sets `modules`.
+    pub fn with_modules(mut self, value: impl Into<String>) -> Self {
+        self.modules = Some(value.into());
+        self
+    }
+    /// Sets `domainId`.
+    pub fn with_domain_id(mut self, value: impl Into<String>) -> Self {
+        self.domain_id = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdateTimeInMillis`.
+    pub fn with_last_update_time_in_millis(mut self, value: impl Into<String>) -> Self {
+        self.last_update_time_in_millis = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchGroupLevelOneId`.
+    pub fn with_switch_group_level_one_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_group_level_one_id = Some(value.into());
+        self
+    }
+    /// Sets `switchGroupLevelTwoId`.
+    pub fn with_switch_group_level_two_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_group_level_two_id = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `activeSerial`.
+    pub fn with_active_serial(mut self, value: impl Into<String>) -> Self {
+        self.active_serial = Some(value.into());
+        self
+    }
+    /// Sets `unitSerialNumbers`.
+    pub fn with_unit_serial_numbers(mut self, value: impl Into<String>) -> Self {
+        self.unit_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `numOfUnits`.
+    pub fn with_num_of_units(mut self, value: impl Into<i64>) -> Self {
+        self.num_of_units = Some(value.into());
+        self
+    }
+    /// Sets `poeUtilization`.
+    pub fn with_poe_utilization(mut self, value: impl Into<i64>) -> Self {
+        self.poe_utilization = Some(value.into());
+        self
+    }
+    /// Sets `poeTotal`.
+    pub fn with_poe_total(mut self, value: impl Into<i64>) -> Self {
+        self.poe_total = Some(value.into());
+        self
+    }
+    /// Sets `poeFree`.
+    pub fn with_poe_free(mut self, value: impl Into<i64>) -> Self {
+        self.poe_free = Some(value.into());
+        self
+    }
+    /// Sets `family`.
+    pub fn with_family(mut self, value: impl Into<String>) -> Self {
+        self.family = Some(value.into());
+        self
+    }
+    /// Sets `cloudPort`.
+    pub fn with_cloud_port(mut self, value: impl Into<String>) -> Self {
+        self.cloud_port = Some(value.into());
+        self
+    }
+    /// Sets `domainName`.
+    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
+        self.domain_name = Some(value.into());
+        self
+    }
+    /// Sets `switchGroupLevelOneName`.
+    pub fn with_switch_group_level_one_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_group_level_one_name = Some(value.into());
+        self
+    }
+    /// Sets `powerSupplyGroups`.
+    pub fn with_power_supply_groups(mut self, value: impl Into<String>) -> Self {
+        self.power_supply_groups = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `alerts`.
+    pub fn with_alerts(mut self, value: impl Into<i64>) -> Self {
+        self.alerts = Some(value.into());
+        self
+    }
+    /// Sets `fanGroups`.
+    pub fn with_fan_groups(mut self, value: impl Into<String>) -> Self {
+        self.fan_groups = Some(value.into());
+        self
+    }
+    /// Sets `isStack`.
+    pub fn with_is_stack(mut self, value: impl Into<bool>) -> Self {
+        self.is_stack = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<String>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+    /// Sets `staticOrDynamic`.
+    pub fn with_static_or_dynamic(mut self, value: impl Into<String>) -> Self {
+        self.static_or_dynamic = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<String>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `configReady`.
+    pub fn with_config_ready(mut self, value: impl Into<bool>) -> Self {
+        self.config_ready = Some(value.into());
+        self
+    }
+    /// Sets `syncedSwitchConfig`.
+    pub fn with_synced_switch_config(mut self, value: impl Into<bool>) -> Self {
+        self.synced_switch_config = Some(value.into());
+        self
+    }
+    /// Sets `provisionName`.
+    pub fn with_provision_name(mut self, value: impl Into<String>) -> Self {
+        self.provision_name = Some(value.into());
+        self
+    }
+    /// Sets `switchType`.
+    pub fn with_switch_type(mut self, value: impl Into<String>) -> Self {
+        self.switch_type = Some(value.into());
+        self
+    }
+    /// Sets `operationalStackMembers`.
+    pub fn with_operational_stack_members(mut self, value: impl Into<String>) -> Self {
+        self.operational_stack_members = Some(value.into());
+        self
+    }
+    /// Sets `portStatuses`.
+    pub fn with_port_statuses(mut self, value: impl Into<Vec<SwitchPort>>) -> Self {
+        self.port_statuses = Some(value.into());
+        self
+    }
+    /// Sets `syncDataId`.
+    pub fn with_sync_data_id(mut self, value: impl Into<String>) -> Self {
+        self.sync_data_id = Some(value.into());
+        self
+    }
+    /// Sets `syncDataStartTime`.
+    pub fn with_sync_data_start_time(mut self, value: impl Into<String>) -> Self {
+        self.sync_data_start_time = Some(value.into());
+        self
+    }
+    /// Sets `syncDataEndTime`.
+    pub fn with_sync_data_end_time(mut self, value: impl Into<String>) -> Self {
+        self.sync_data_end_time = Some(value.into());
+        self
+    }
+    /// Sets `ipFullContentParsed`.
+    pub fn with_ip_full_content_parsed(mut self, value: impl Into<bool>) -> Self {
+        self.ip_full_content_parsed = Some(value.into());
+        self
+    }
+    /// Sets `operationalWarning`.
+    pub fn with_operational_warning(mut self, value: impl Into<bool>) -> Self {
+        self.operational_warning = Some(value.into());
+        self
+    }
+    /// Sets `cliApplied`.
+    pub fn with_cli_applied(mut self, value: impl Into<bool>) -> Self {
+        self.cli_applied = Some(value.into());
+        self
+    }
+    /// Sets `formStacking`.
+    pub fn with_form_stacking(mut self, value: impl Into<bool>) -> Self {
+        self.form_stacking = Some(value.into());
+        self
+    }
+    /// Sets `suspendingDeployTime`.
+    pub fn with_suspending_deploy_time(mut self, value: impl Into<String>) -> Self {
+        self.suspending_deploy_time = Some(value.into());
+        self
+    }
+    /// Sets `syncedAdminPassword`.
+    pub fn with_synced_admin_password(mut self, value: impl Into<bool>) -> Self {
+        self.synced_admin_password = Some(value.into());
+        self
+    }
+    /// Sets `vlanMapping`.
+    pub fn with_vlan_mapping(mut self, value: impl Into<String>) -> Self {
+        self.vlan_mapping = Some(value.into());
+        self
+    }
+    /// Sets `adminPassword`.
+    pub fn with_admin_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.admin_password = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `stackMembersStatus`.
+    pub fn with_stack_members_status(
+        mut self,
+        value: impl Into<Vec<StackMemberStatus>>,
+    ) -> Self {
+        self.stack_members_status = Some(value.into());
+        self
+    }
+    /// Sets `unitId`.
+    pub fn with_unit_id(mut self, value: impl Into<i64>) -> Self {
+        self.unit_id = Some(value.into());
+        self
+    }
+}
+/// One row of a switch port query; the document names only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchPort {
+    /// Port name configured by the administrator; replaces `tag`.
+    ///
+    /// Wire name `tags`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `tag`
+    ///
+    /// Wire name `tag`; `string`; optional.
+    /// Deprecated: Removed: replaced by `tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Configured port speed.
+    ///
+    /// Wire name `portSpeedConfig`; `string`; optional.
+    #[serde(
+        rename = "portSpeedConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_speed_config: Option<String>,
+    /// Connector type of the port.
+    ///
+    /// Wire name `portConnectorType`; `string`; optional.
+    #[serde(
+        rename = "portConnectorType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_connector_type: Option<String>,
+    /// Default VLAN for authentication on the port.
+    ///
+    /// Wire name `authDefaultVlan`; `string`; optional.
+    #[serde(
+        rename = "authDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_default_vlan: Option<String>,
+    /// Ingress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
+    ///
+    /// Wire name `vsixIngressAclName`; `string`; optional.
+    #[serde(
+        rename = "vsixIngressAclName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vsix_ingress_acl_name: Option<String>,
+    /// Egress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
+    ///
+    /// Wire name `vsixEgressAclName`; `string`; optional.
+    #[serde(
+        rename = "vsixEgressAclName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vsix_egress_acl_name: Option<String>,
+    /// `cloudPort`
+    ///
+    /// Wire name `cloudPort`; `boolean`; optional.
+    #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
+    pub cloud_port: Option<bool>,
+    /// `stack`
+    ///
+    /// Wire name `stack`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<bool>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `portId`
+    ///
+    /// Wire name `portId`; `string`; optional.
+    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
+    pub port_id: Option<String>,
+    /// `portMac`
+    ///
+    /// Wire name `portMac`; `string`; optional.
+    #[serde(rename = "portMac", default, skip_serializing_if = "Option::is_none")]
+    pub port_mac: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `adminStatus`
+    ///
+    /// Wire name `adminStatus`; `string`; optional.
+    #[serde(rename = "adminStatus", default, skip_serializing_if = "Option::is_none")]
+    pub admin_status: Option<String>,
+    /// `vlanIds`
+    ///
+    /// Wire name `vlanIds`; `string`; optional.
+    #[serde(rename = "vlanIds", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_ids: Option<String>,
+    /// `portSpeed`
+    ///
+    /// Wire name `portSpeed`; `string`; optional.
+    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
+    pub port_speed: Option<String>,
+    /// `poeUsed`
+    ///
+    /// Wire name `poeUsed`; `integer`; optional; format: int32.
+    #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
+    pub poe_used: Option<i64>,
+    /// `poeTotal`
+    ///
+    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
+    pub poe_total: Option<i64>,
+    /// `tx`
+    ///
+    /// Wire name `tx`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tx: Option<String>,
+    /// `rx`
+    ///
+    /// Wire name `rx`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx: Option<String>,
+    /// `signalIn`
+    ///
+    /// Wire name `signalIn`; `integer`; optional; format: int32.
+    #[serde(rename = "signalIn", default, skip_serializing_if = "Option::is_none")]
+    pub signal_in: Option<i64>,
+    /// `signalOut`
+    ///
+    /// Wire name `signalOut`; `integer`; optional; format: int32.
+    #[serde(rename = "signalOut", default, skip_serializing_if = "Option::is_none")]
+    pub signal_out: Option<i64>,
+    /// `crcErr`
+    ///
+    /// Wire name `crcErr`; `string`; optional.
+    #[serde(rename = "crcErr", default, skip_serializing_if = "Option::is_none")]
+    pub crc_err: Option<String>,
+    /// `inErr`
+    ///
+    /// Wire name `inErr`; `string`; optional.
+    #[serde(rename = "inErr", default, skip_serializing_if = "Option::is_none")]
+    pub in_err: Option<String>,
+    /// `outErr`
+    ///
+    /// Wire name `outErr`; `string`; optional.
+    #[serde(rename = "outErr", default, skip_serializing_if = "Option::is_none")]
+    pub out_err: Option<String>,
+    /// `opticsType`
+    ///
+    /// Wire name `opticsType`; `string`; optional.
+    #[serde(rename = "opticsType", default, skip_serializing_if = "Option::is_none")]
+    pub optics_type: Option<String>,
+    /// `portSpeedCapacity`
+    ///
+    /// Wire name `portSpeedCapacity`; `string`; optional.
+    #[serde(
+        rename = "portSpeedCapacity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_speed_capacity: Option<String>,
+    /// `switchUnitId`
+    ///
+    /// Wire name `switchUnitId`; `string`; optional.
+    #[serde(rename = "switchUnitId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_unit_id: Option<String>,
+    /// `poeEnabled`
+    ///
+    /// Wire name `poeEnabled`; `boolean`; optional.
+    #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub poe_enabled: Option<bool>,
+    /// `usedInFormingStack`
+    ///
+    /// Wire name `usedInFormingStack`; `boolean`; optional.
+    #[serde(
+        rename = "usedInFormingStack",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub used_in_forming_stack: Option<bool>,
+    /// `portIdentifier`
+    ///
+    /// Wire name `portIdentifier`; `string`; optional.
+    #[serde(rename = "portIdentifier", default, skip_serializing_if = "Option::is_none")]
+    pub port_identifier: Option<String>,
+    /// `unTaggedVlan`
+    ///
+    /// Wire name `unTaggedVlan`; `string`; optional.
+    #[serde(rename = "unTaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub un_tagged_vlan: Option<String>,
+    /// `inDiscard`
+    ///
+    /// Wire name `inDiscard`; `string`; optional.
+    #[serde(rename = "inDiscard", default, skip_serializing_if = "Option::is_none")]
+    pub in_discard: Option<String>,
+    /// `broadcastIn`
+    ///
+    /// Wire name `broadcastIn`; `string`; optional.
+    #[serde(rename = "broadcastIn", default, skip_serializing_if = "Option::is_none")]
+    pub broadcast_in: Option<String>,
+    /// `broadcastOut`
+    ///
+    /// Wire name `broadcastOut`; `string`; optional.
+    #[serde(rename = "broadcastOut", default, skip_serializing_if = "Option::is_none")]
+    pub broadcast_out: Option<String>,
+    /// `multicastIn`
+    ///
+    /// Wire name `multicastIn`; `string`; optional.
+    #[serde(rename = "multicastIn", default, skip_serializing_if = "Option::is_none")]
+    pub multicast_in: Option<String>,
+    /// `multicastOut`
+    ///
+    /// Wire name `multicastOut`; `string`; optional.
+    #[serde(rename = "multicastOut", default, skip_serializing_if = "Option::is_none")]
+    pub multicast_out: Option<String>,
+    /// `poeType`
+    ///
+    /// Wire name `poeType`; `string`; optional.
+    #[serde(rename = "poeType", default, skip_serializing_if = "Option::is_none")]
+    pub poe_type: Option<String>,
+    /// `portIdentifierFormatted`
+    ///
+    /// Wire name `portIdentifierFormatted`; `string`; optional.
+    #[serde(
+        rename = "portIdentifierFormatted",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_identifier_formatted: Option<String>,
+    /// `switchMac`
+    ///
+    /// Wire name `switchMac`; `string`; optional.
+    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `neighborName`
+    ///
+    /// Wire name `neighborName`; `string`; optional.
+    #[serde(rename = "neighborName", default, skip_serializing_if = "Option::is_none")]
+    pub neighbor_name: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `port`
+    ///
+    /// Wire name `port`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<String>,
+    /// `ingressAclName`
+    ///
+    /// Wire name `ingressAclName`; `string`; optional.
+    #[serde(rename = "ingressAclName", default, skip_serializing_if = "Option::is_none")]
+    pub ingress_acl_name: Option<String>,
+    /// `egressAclName`
+    ///
+    /// Wire name `egressAclName`; `string`; optional.
+    #[serde(rename = "egressAclName", default, skip_serializing_if = "Option::is_none")]
+    pub egress_acl_name: Option<String>,
+    /// `lagName`
+    ///
+    /// Wire name `lagName`; `string`; optional.
+    #[serde(rename = "lagName", default, skip_serializing_if = "Option::is_none")]
+    pub lag_name: Option<String>,
+    /// `lagStatus`
+    ///
+    /// Wire name `lagStatus`; `string`; optional.
+    #[serde(rename = "lagStatus", default, skip_serializing_if = "Option::is_none")]
+    pub lag_status: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchSerial`
+    ///
+    /// Wire name `switchSerial`; `string`; optional.
+    #[serde(rename = "switchSerial", default, skip_serializing_if = "Option::is_none")]
+    pub switch_serial: Option<String>,
+    /// `lagId`
+    ///
+    /// Wire name `lagId`; `string`; optional.
+    #[serde(rename = "lagId", default, skip_serializing_if = "Option::is_none")]
+    pub lag_id: Option<String>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `unitStatus`
+    ///
+    /// Wire name `unitStatus`; `string`; optional.
+    #[serde(rename = "unitStatus", default, skip_serializing_if = "Option::is_none")]
+    pub unit_status: Option<String>,
+    /// `unitState`
+    ///
+    /// Wire name `unitState`; `string`; optional.
+    #[serde(rename = "unitState", default, skip_serializing_if = "Option::is_none")]
+    pub unit_state: Option<String>,
+    /// `switchModel`
+    ///
+    /// Wire name `switchModel`; `string`; optional.
+    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
+    pub switch_model: Option<String>,
+    /// `neighborMacAddress`
+    ///
+    /// Wire name `neighborMacAddress`; `string`; optional.
+    #[serde(
+        rename = "neighborMacAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub neighbor_mac_address: Option<String>,
+    /// `syncedSwitchConfig`
+    ///
+    /// Wire name `syncedSwitchConfig`; `boolean`; optional.
+    #[serde(
+        rename = "syncedSwitchConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synced_switch_config: Option<bool>,
+    /// `mediaType`
+    ///
+    /// Wire name `mediaType`; `string`; optional.
+    #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
+    pub media_type: Option<String>,
+    /// `poeUsage`
+    ///
+    /// Wire name `poeUsage`; `string`; optional.
+    #[serde(rename = "poeUsage", default, skip_serializing_if = "Option::is_none")]
+    pub poe_usage: Option<String>,
+    /// `spanningTreeStatus`
+    ///
+    /// Wire name `spanningTreeStatus`; `string`; optional.
+    #[serde(
+        rename = "spanningTreeStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_status: Option<String>,
+    /// `neighborPortMacAddress`
+    ///
+    /// Wire name `neighborPortMacAddress`; `string`; optional.
+    #[serde(
+        rename = "neighborPortMacAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub neighbor_port_mac_address: Option<String>,
+    /// `switchPortProfileName`
+    ///
+    /// Wire name `switchPortProfileName`; `string`; optional.
+    #[serde(
+        rename = "switchPortProfileName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_port_profile_name: Option<String>,
+    /// `switchPortProfileType`
+    ///
+    /// Wire name `switchPortProfileType`; `string`; optional.
+    #[serde(
+        rename = "switchPortProfileType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_port_profile_type: Option<String>,
+    /// `errorDisableStatus`
+    ///
+    /// Wire name `errorDisableStatus`; `string`; optional.
+    #[serde(
+        rename = "errorDisableStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error_disable_status: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchPort {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tags: None,
+            tag: None,
+            port_speed_config: None,
+            port_connector_type: None,
+            auth_default_vlan: None,
+            vsix_ingress_acl_name: None,
+            vsix_egress_acl_name: None,
+            cloud_port: None,
+            stack: None,
+            name: None,
+            port_id: None,
+            port_mac: None,
+            status: None,
+            admin_status: None,
+            vlan_ids: None,
+            port_speed: None,
+            poe_used: None,
+            poe_total: None,
+            tx: None,
+            rx: None,
+            signal_in: None,
+            signal_out: None,
+            crc_err: None,
+            in_err: None,
+            out_err: None,
+            optics_type: None,
+            port_speed_capacity: None,
+            switch_unit_id: None,
+            poe_enabled: None,
+            used_in_forming_stack: None,
+            port_identifier: None,
+            un_tagged_vlan: None,
+            in_discard: None,
+            broadcast_in: None,
+            broadcast_out: None,
+            multicast_in: None,
+            multicast_out: None,
+            poe_type: None,
+            port_identifier_formatted: None,
+            switch_mac: None,
+            id: None,
+            tenant_id: None,
+            neighbor_name: None,
+            venue_id: None,
+            port: None,
+            ingress_acl_name: None,
+            egress_acl_name: None,
+            lag_name: None,
+            lag_status: None,
+            switch_name: None,
+            switch_serial: None,
+            lag_id: None,
+            device_status: None,
+            unit_status: None,
+            unit_state: None,
+            switch_model: None,
+            neighbor_mac_address: None,
+            synced_switch_config: None,
+            media_type: None,
+            poe_usage: None,
+            spanning_tree_status: None,
+            neighbor_port_mac_address: None,
+            switch_port_profile_name: None,
+            switch_port_profile_type: None,
+            error_disable_status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `portSpeedConfig`.
+    pub fn with_port_speed_config(mut self, value: impl Into<String>) -> Self {
+        self.port_speed_config = Some(value.into());
+        self
+    }
+    /// Sets `portConnectorType`.
+    pub fn with_port_connector_type(mut self, value: impl Into<String>) -> Self {
+        self.port_connector_type = Some(value.into());
+        self
+    }
+    /// Sets `authDefaultVlan`.
+    pub fn with_auth_default_vlan(mut self, value: impl Into<String>) -> Self {
+        self.auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `vsixIngressAclName`.
+    pub fn with_vsix_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `vsixEgressAclName`.
+    pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_egress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `cloudPort`.
+    pub fn with_cloud_port(mut self, value: impl Into<bool>) -> Self {
+        self.cloud_port = Some(value.into());
+        self
+    }
+    /// Sets `stack`.
+    pub fn with_stack(mut self, value: impl Into<bool>) -> Self {
+        self.stack = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<String>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `portMac`.
+    pub fn with_port_mac(mut self, value: impl Into<String>) -> Self {
+        self.port_mac = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `adminStatus`.
+    pub fn with_admin_status(mut self, value: impl Into<String>) -> Self {
+        self.admin_status = Some(value.into());
+        self
+    }
+    /// Sets `vlanIds`.
+    pub fn with_vlan_ids(mut self, value: impl Into<String>) -> Self {
+        self.vlan_ids = Some(value.into());
+        self
+    }
+    /// Sets `portSpeed`.
+    pub fn with_port_speed(mut self, value: impl Into<String>) -> Self {
+        self.port_speed = Some(value.into());
+        self
+    }
+    /// Sets `poeUsed`.
+    pub fn with_poe_used(mut self, value: impl Into<i64>) -> Self {
+        self.poe_used = Some(value.into());
+        self
+    }
+    /// Sets `poeTotal`.
+    pub fn with_poe_total(mut self, value: impl Into<i64>) -> Self {
+        self.poe_total = Some(value.into());
+        self
+    }
+    /// Sets `tx`.
+    pub fn with_tx(mut self, value: impl Into<String>) -> Self {
+        self.tx = Some(value.into());
+        self
+    }
+    /// Sets `rx`.
+    pub fn with_rx(mut self, value: impl Into<String>) -> Self {
+        self.rx = Some(value.into());
+        self
+    }
+    /// Sets `signalIn`.
+    pub fn with_signal_in(mut self, value: impl Into<i64>) -> Self {
+        self.signal_in = Some(value.into());
+        self
+    }
+    /// Sets `signalOut`.
+    pub fn with_signal_out(mut self, value: impl Into<i64>) -> Self {
+        self.signal_out = Some(value.into());
+        self
+    }
+    /// Sets `crcErr`.
+    pub fn with_crc_err(mut self, value: impl Into<String>) -> Self {
+        self.crc_err = Some(value.into());
+        self
+    }
+    /// Sets `inErr`.
+    pub fn with_in_err(mut self, value: impl Into<String>) -> Self {
+        self.in_err = Some(value.into());
+        self
+    }
+    /// Sets `outErr`.
+    pub fn with_out_err(mut self, value: impl Into<String>) -> Self {
+        self.out_err = Some(value.into());
+        self
+    }
+    /// Sets `opticsType`.
+    pub fn with_optics_type(mut self, value: impl Into<String>) -> Self {
+        self.optics_type = Some(value.into());
+        self
+    }
+    /// Sets `portSpeedCapacity`.
+    pub fn with_port_speed_capacity(mut self, value: impl Into<String>) -> Self {
+        self.port_speed_capacity = Some(value.into());
+        self
+    }
+    /// Sets `switchUnitId`.
+    pub fn with_switch_unit_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_unit_id = Some(value.into());
+        self
+    }
+    /// Sets `poeEnabled`.
+    pub fn with_poe_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.poe_enabled = Some(value.into());
+        self
+    }
+    /// Sets `usedInFormingStack`.
+    pub fn with_used_in_forming_stack(mut self, value: impl Into<bool>) -> Self {
+        self.used_in_forming_stack = Some(value.into());
+        self
+    }
+    /// Sets `portIdentifier`.
+    pub fn with_port_identifier(mut self, value: impl Into<String>) -> Self {
+        self.port_identifier = Some(value.into());
+        self
+    }
+    /// Sets `unTaggedVlan`.
+    pub fn with_un_tagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.un_tagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `inDiscard`.
+    pub fn with_in_discard(mut self, value: impl Into<String>) -> Self {
+        self.in_discard = Some(value.into());
+        self
+    }
+    /// Sets `broadcastIn`.
+    pub fn with_broadcast_in(mut self, value: impl Into<String>) -> Self {
+        self.broadcast_in = Some(value.into());
+        self
+    }
+    /// Sets `broadcastOut`.
+    pub fn with_broadcast_out(mut self, value: impl Into<String>) -> Self {
+        self.broadcast_out = Some(value.into());
+        self
+    }
+    /// Sets `multicastIn`.
+    pub fn with_multicast_in(mut self, value: impl Into<String>) -> Self {
+        self.multicast_in = Some(value.into());
+        self
+    }
+    /// Sets `multicastOut`.
+    pub fn with_multicast_out(mut self, value: impl Into<String>) -> Self {
+        self.multicast_out = Some(value.into());
+        self
+    }
+    /// Sets `poeType`.
+    pub fn with_poe_type(mut self, value: impl Into<String>) -> Self {
+        self.poe_type = Some(value.into());
+        self
+    }
+    /// Sets `portIdentifierFormatted`.
+    pub fn with_port_identifier_formatted(mut self, value: impl Into<String>) -> Self {
+        self.port_identifier_formatted = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `neighborName`.
+    pub fn with_neighbor_name(mut self, value: impl Into<String>) -> Self {
+        self.neighbor_name = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<String>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `ingressAclName`.
+    pub fn with_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `egressAclName`.
+    pub fn with_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `lagName`.
+    pub fn with_lag_name(mut self, value: impl Into<String>) -> Self {
+        self.lag_name = Some(value.into());
+        self
+    }
+    /// Sets `lagStatus`.
+    pub fn with_lag_status(mut self, value: impl Into<String>) -> Self {
+        self.lag_status = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerial`.
+    pub fn with_switch_serial(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial = Some(value.into());
+        self
+    }
+    /// Sets `lagId`.
+    pub fn with_lag_id(mut self, value: impl Into<String>) -> Self {
+        self.lag_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `unitStatus`.
+    pub fn with_unit_status(mut self, value: impl Into<String>) -> Self {
+        self.unit_status = Some(value.into());
+        self
+    }
+    /// Sets `unitState`.
+    pub fn with_unit_state(mut self, value: impl Into<String>) -> Self {
+        self.unit_state = Some(value.into());
+        self
+    }
+    /// Sets `switchModel`.
+    pub fn with_switch_model(mut self, value: impl Into<String>) -> Self {
+        self.switch_model = Some(value.into());
+        self
+    }
+    /// Sets `neighborMacAddress`.
+    pub fn with_neighbor_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.neighbor_mac_address = Some(value.into());
+        self
+    }
+    /// Sets `syncedSwitchConfig`.
+    pub fn with_synced_switch_config(mut self, value: impl Into<bool>) -> Self {
+        self.synced_switch_config = Some(value.into());
+        self
+    }
+    /// Sets `mediaType`.
+    pub fn with_media_type(mut self, value: impl Into<String>) -> Self {
+        self.media_type = Some(value.into());
+        self
+    }
+    /// Sets `poeUsage`.
+    pub fn with_poe_usage(mut self, value: impl Into<String>) -> Self {
+        self.poe_usage = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeStatus`.
+    pub fn with_spanning_tree_status(mut self, value: impl Into<String>) -> Self {
+        self.spanning_tree_status = Some(value.into());
+        self
+    }
+    /// Sets `neighborPortMacAddress`.
+    pub fn with_neighbor_port_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.neighbor_port_mac_address = Some(value.into());
+        self
+    }
+    /// Sets `switchPortProfileName`.
+    pub fn with_switch_port_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_profile_name = Some(value.into());
+        self
+    }
+    /// Sets `switchPortProfileType`.
+    pub fn with_switch_port_profile_type(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_profile_type = Some(value.into());
+        self
+    }
+    /// Sets `errorDisableStatus`.
+    pub fn with_error_disable_status(mut self, value: impl Into<String>) -> Self {
+        self.error_disable_status = Some(value.into());
+        self
+    }
+}
+/// One member of a switch stack; the document names only `activeSwitch`.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchStackMember {
+    /// Active switch of the stack, as reported for this member.
+    ///
+    /// Wire name `activeSwitch`; `string`; optional.
+    #[serde(rename = "activeSwitch", default, skip_serializing_if = "Option::is_none")]
+    pub active_switch: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchStackMember {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            active_switch: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `activeSwitch`.
+    pub fn with_active_switch(mut self, value: impl Into<String>) -> Self {
+        self.active_switch = Some(value.into());
+        self
+    }
+}
+/// One field condition of the QoS statistics query.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QosMatchField {
+    /// Field to match.
+    ///
+    /// Wire name `field`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Value the field must have.
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+impl QosMatchField {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { field: None, value: None }
+    }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
     }
 }

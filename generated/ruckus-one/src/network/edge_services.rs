@@ -519,21 +519,25 @@ pub struct EdgeSubInterfacePage {
     /// Sub-interfaces of this page.
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The fields of a sub-interface are not typed here.; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Items per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Number of sub-interfaces over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1018,6 +1022,3498 @@ impl EdgeSdLanNetworkActivation {
     /// Sets `isGuestTunnelUtilized`.
     pub fn with_is_guest_tunnel_utilized(mut self, value: impl Into<bool>) -> Self {
         self.is_guest_tunnel_utilized = Some(value.into());
+        self
+    }
+}
+/// Cluster network lag settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClusterNetworkLagSettings {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `lags`
+    ///
+    /// Wire name `lags`; `array<LinkAggregationGroup>`; required; max_items: 4; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
+    pub lags: Vec<LinkAggregationGroup>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClusterNetworkLagSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String, lags: Vec<LinkAggregationGroup>) -> Self {
+        Self {
+            serial_number,
+            lags,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Cluster network multi wan settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClusterNetworkMultiWanSettings {
+    /// `mode`
+    ///
+    /// Wire name `mode`; `ClusterNetworkMultiWanSettingsMode`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto).
+    pub mode: ClusterNetworkMultiWanSettingsMode,
+    /// `wanMembers`
+    ///
+    /// Wire name `wanMembers`; `array<WanMember>`; required; max_items: 2; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto).
+    #[serde(rename = "wanMembers")]
+    pub wan_members: Vec<WanMember>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClusterNetworkMultiWanSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        mode: ClusterNetworkMultiWanSettingsMode,
+        wan_members: Vec<WanMember>,
+    ) -> Self {
+        Self {
+            mode,
+            wan_members,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Cluster network multi wan settings mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ClusterNetworkMultiWanSettingsMode {
+    /// `NONE`
+    None,
+    /// `ACTIVE_BACKUP`
+    ActiveBackup,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ClusterNetworkMultiWanSettingsMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::ActiveBackup => "ACTIVE_BACKUP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ClusterNetworkMultiWanSettingsMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "ACTIVE_BACKUP" => Self::ActiveBackup,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ClusterNetworkMultiWanSettingsMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ClusterNetworkMultiWanSettingsMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettingsMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Cluster network port settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkPortSettingsDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClusterNetworkPortSettings {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkPortSettingsDto).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<Port>`; required; max_items: 2147483647; min_items: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkPortSettingsDto).
+    pub ports: Vec<Port>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClusterNetworkPortSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String, ports: Vec<Port>) -> Self {
+        Self {
+            serial_number,
+            ports,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Cluster network settings response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClusterNetworkSettingsResponse {
+    /// `virtualIpSettings`
+    ///
+    /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+    #[serde(
+        rename = "virtualIpSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub virtual_ip_settings: Option<Vec<VirtualIp>>,
+    /// `portSettings`
+    ///
+    /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+    #[serde(rename = "portSettings", default, skip_serializing_if = "Option::is_none")]
+    pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
+    /// `lagSettings`
+    ///
+    /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+    #[serde(rename = "lagSettings", default, skip_serializing_if = "Option::is_none")]
+    pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
+    /// `highAvailabilitySettings`
+    ///
+    /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+    #[serde(
+        rename = "highAvailabilitySettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub high_availability_settings: Option<HighAvailabilitySettings>,
+    /// `subInterfaceSettings`
+    ///
+    /// Wire name `subInterfaceSettings`; `array<NodeSubInterfaceResponse>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+    #[serde(
+        rename = "subInterfaceSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_interface_settings: Option<Vec<NodeSubInterfaceResponse>>,
+    /// `multiWanSettings`
+    ///
+    /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
+    #[serde(
+        rename = "multiWanSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClusterNetworkSettingsResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            virtual_ip_settings: None,
+            port_settings: None,
+            lag_settings: None,
+            high_availability_settings: None,
+            sub_interface_settings: None,
+            multi_wan_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `virtualIpSettings`.
+    pub fn with_virtual_ip_settings(mut self, value: impl Into<Vec<VirtualIp>>) -> Self {
+        self.virtual_ip_settings = Some(value.into());
+        self
+    }
+    /// Sets `portSettings`.
+    pub fn with_port_settings(
+        mut self,
+        value: impl Into<Vec<ClusterNetworkPortSettings>>,
+    ) -> Self {
+        self.port_settings = Some(value.into());
+        self
+    }
+    /// Sets `lagSettings`.
+    pub fn with_lag_settings(
+        mut self,
+        value: impl Into<Vec<ClusterNetworkLagSettings>>,
+    ) -> Self {
+        self.lag_settings = Some(value.into());
+        self
+    }
+    /// Sets `highAvailabilitySettings`.
+    pub fn with_high_availability_settings(
+        mut self,
+        value: impl Into<HighAvailabilitySettings>,
+    ) -> Self {
+        self.high_availability_settings = Some(value.into());
+        self
+    }
+    /// Sets `subInterfaceSettings`.
+    pub fn with_sub_interface_settings(
+        mut self,
+        value: impl Into<Vec<NodeSubInterfaceResponse>>,
+    ) -> Self {
+        self.sub_interface_settings = Some(value.into());
+        self
+    }
+    /// Sets `multiWanSettings`.
+    pub fn with_multi_wan_settings(
+        mut self,
+        value: impl Into<ClusterNetworkMultiWanSettings>,
+    ) -> Self {
+        self.multi_wan_settings = Some(value.into());
+        self
+    }
+}
+/// Fallback settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FallbackSettings {
+    /// `enable`
+    ///
+    /// Wire name `enable`; `boolean`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
+    pub enable: bool,
+    /// `schedule`
+    ///
+    /// Wire name `schedule`; `Schedule`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Schedule>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl FallbackSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(enable: bool) -> Self {
+        Self {
+            enable,
+            schedule: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `schedule`.
+    pub fn with_schedule(mut self, value: impl Into<Schedule>) -> Self {
+        self.schedule = Some(value.into());
+        self
+    }
+}
+/// High availability settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct HighAvailabilitySettings {
+    /// `fallbackSettings`
+    ///
+    /// Wire name `fallbackSettings`; `FallbackSettings`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto).
+    #[serde(rename = "fallbackSettings")]
+    pub fallback_settings: FallbackSettings,
+    /// `loadDistribution`
+    ///
+    /// Wire name `loadDistribution`; `HighAvailabilitySettingsLoadDistribution`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto).
+    #[serde(rename = "loadDistribution")]
+    pub load_distribution: HighAvailabilitySettingsLoadDistribution,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl HighAvailabilitySettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        fallback_settings: FallbackSettings,
+        load_distribution: HighAvailabilitySettingsLoadDistribution,
+    ) -> Self {
+        Self {
+            fallback_settings,
+            load_distribution,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// High availability settings load distribution: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum HighAvailabilitySettingsLoadDistribution {
+    /// `RANDOM`
+    Random,
+    /// `AP_GROUP`
+    ApGroup,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl HighAvailabilitySettingsLoadDistribution {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Random => "RANDOM",
+            Self::ApGroup => "AP_GROUP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for HighAvailabilitySettingsLoadDistribution {
+    fn from(s: &str) -> Self {
+        match s {
+            "RANDOM" => Self::Random,
+            "AP_GROUP" => Self::ApGroup,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for HighAvailabilitySettingsLoadDistribution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for HighAvailabilitySettingsLoadDistribution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lag member, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LagMember {
+    /// `portId`
+    ///
+    /// Wire name `portId`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
+    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
+    pub port_id: Option<String>,
+    /// `portEnabled`
+    ///
+    /// Wire name `portEnabled`; `boolean`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
+    #[serde(rename = "portEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub port_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LagMember {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            port_id: None,
+            port_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<String>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `portEnabled`.
+    pub fn with_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.port_enabled = Some(value.into());
+        self
+    }
+}
+/// Lag sub interface, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LagSubInterface {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; required; format: int32; minimum: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    pub vlan: i64,
+    /// `portType`
+    ///
+    /// Wire name `portType`; `LagSubInterfacePortType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(rename = "portType")]
+    pub port_type: LagSubInterfacePortType,
+    /// `ipMode`
+    ///
+    /// Wire name `ipMode`; `LagSubInterfaceIpMode`; optional; default: DHCP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<LagSubInterfaceIpMode>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `subnet`
+    ///
+    /// Wire name `subnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnet: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `corePortEnabled`
+    ///
+    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(
+        rename = "corePortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core_port_enabled: Option<bool>,
+    /// `accessPortEnabled`
+    ///
+    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
+    #[serde(
+        rename = "accessPortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_port_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LagSubInterface {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(vlan: i64, port_type: LagSubInterfacePortType) -> Self {
+        Self {
+            id: None,
+            vlan,
+            port_type,
+            ip_mode: None,
+            ip: None,
+            subnet: None,
+            gateway: None,
+            core_port_enabled: None,
+            access_port_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(mut self, value: impl Into<LagSubInterfaceIpMode>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet`.
+    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled`.
+    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled`.
+    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+}
+/// Lag sub interface ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LagSubInterfaceIpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LagSubInterfaceIpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LagSubInterfaceIpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LagSubInterfaceIpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LagSubInterfaceIpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagSubInterfaceIpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lag sub interface port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LagSubInterfacePortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LagSubInterfacePortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LagSubInterfacePortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LagSubInterfacePortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LagSubInterfacePortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagSubInterfacePortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lag sub interface response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LagSubInterfaceResponse {
+    /// `lagId`
+    ///
+    /// Wire name `lagId`; `integer`; required; format: int32.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
+    #[serde(rename = "lagId")]
+    pub lag_id: i64,
+    /// `lagName`
+    ///
+    /// Wire name `lagName`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
+    #[serde(rename = "lagName")]
+    pub lag_name: String,
+    /// `subInterfaces`
+    ///
+    /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
+    #[serde(rename = "subInterfaces")]
+    pub sub_interfaces: Vec<SubInterfaceResponse>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LagSubInterfaceResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        lag_id: i64,
+        lag_name: String,
+        sub_interfaces: Vec<SubInterfaceResponse>,
+    ) -> Self {
+        Self {
+            lag_id,
+            lag_name,
+            sub_interfaces,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Link aggregation group, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LinkAggregationGroup {
+    /// `id`
+    ///
+    /// Wire name `id`; `integer`; required; format: int32; maximum: 3; minimum: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    pub id: i64,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `lagType`
+    ///
+    /// Wire name `lagType`; `LinkAggregationGroupLagType`; optional; default: LACP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "lagType", default, skip_serializing_if = "Option::is_none")]
+    pub lag_type: Option<LinkAggregationGroupLagType>,
+    /// `lacpMode`
+    ///
+    /// Wire name `lacpMode`; `LinkAggregationGroupLacpMode`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "lacpMode")]
+    pub lacp_mode: LinkAggregationGroupLacpMode,
+    /// `lacpTimeout`
+    ///
+    /// Wire name `lacpTimeout`; `LinkAggregationGroupLacpTimeout`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "lacpTimeout")]
+    pub lacp_timeout: LinkAggregationGroupLacpTimeout,
+    /// `lagMembers`
+    ///
+    /// Wire name `lagMembers`; `array<LagMember>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "lagMembers", default, skip_serializing_if = "Option::is_none")]
+    pub lag_members: Option<Vec<LagMember>>,
+    /// `portType`
+    ///
+    /// Wire name `portType`; `LinkAggregationGroupPortType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "portType")]
+    pub port_type: LinkAggregationGroupPortType,
+    /// `ipMode`
+    ///
+    /// Wire name `ipMode`; `LinkAggregationGroupIpMode`; optional; default: DHCP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<LinkAggregationGroupIpMode>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `subnet`
+    ///
+    /// Wire name `subnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnet: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `corePortEnabled`
+    ///
+    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(
+        rename = "corePortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core_port_enabled: Option<bool>,
+    /// `accessPortEnabled`
+    ///
+    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(
+        rename = "accessPortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_port_enabled: Option<bool>,
+    /// `natEnabled`
+    ///
+    /// Wire name `natEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub nat_enabled: Option<bool>,
+    /// `natPools`
+    ///
+    /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
+    pub nat_pools: Option<Vec<NatPool>>,
+    /// `lagEnabled`
+    ///
+    /// Wire name `lagEnabled`; `boolean`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "lagEnabled")]
+    pub lag_enabled: bool,
+    /// `reportIp`
+    ///
+    /// Wire name `reportIp`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "reportIp", default, skip_serializing_if = "Option::is_none")]
+    pub report_ip: Option<String>,
+    /// `reportSubnet`
+    ///
+    /// Wire name `reportSubnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+    #[serde(rename = "reportSubnet", default, skip_serializing_if = "Option::is_none")]
+    pub report_subnet: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LinkAggregationGroup {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        id: i64,
+        lacp_mode: LinkAggregationGroupLacpMode,
+        lacp_timeout: LinkAggregationGroupLacpTimeout,
+        port_type: LinkAggregationGroupPortType,
+        lag_enabled: bool,
+    ) -> Self {
+        Self {
+            id,
+            description: None,
+            lag_type: None,
+            lacp_mode,
+            lacp_timeout,
+            lag_members: None,
+            port_type,
+            ip_mode: None,
+            ip: None,
+            subnet: None,
+            gateway: None,
+            core_port_enabled: None,
+            access_port_enabled: None,
+            nat_enabled: None,
+            nat_pools: None,
+            lag_enabled,
+            report_ip: None,
+            report_subnet: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `lagType`.
+    pub fn with_lag_type(
+        mut self,
+        value: impl Into<LinkAggregationGroupLagType>,
+    ) -> Self {
+        self.lag_type = Some(value.into());
+        self
+    }
+    /// Sets `lagMembers`.
+    pub fn with_lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
+        self.lag_members = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(mut self, value: impl Into<LinkAggregationGroupIpMode>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet`.
+    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled`.
+    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled`.
+    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natEnabled`.
+    pub fn with_nat_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natPools`.
+    pub fn with_nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+        self.nat_pools = Some(value.into());
+        self
+    }
+    /// Sets `reportIp`.
+    pub fn with_report_ip(mut self, value: impl Into<String>) -> Self {
+        self.report_ip = Some(value.into());
+        self
+    }
+    /// Sets `reportSubnet`.
+    pub fn with_report_subnet(mut self, value: impl Into<String>) -> Self {
+        self.report_subnet = Some(value.into());
+        self
+    }
+}
+/// Link aggregation group ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkAggregationGroupIpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkAggregationGroupIpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkAggregationGroupIpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkAggregationGroupIpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkAggregationGroupIpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkAggregationGroupIpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link aggregation group lacp mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkAggregationGroupLacpMode {
+    /// `ACTIVE`
+    Active,
+    /// `PASSIVE`
+    Passive,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkAggregationGroupLacpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "ACTIVE",
+            Self::Passive => "PASSIVE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkAggregationGroupLacpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACTIVE" => Self::Active,
+            "PASSIVE" => Self::Passive,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkAggregationGroupLacpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkAggregationGroupLacpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkAggregationGroupLacpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link aggregation group lacp timeout: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkAggregationGroupLacpTimeout {
+    /// `SHORT`
+    Short,
+    /// `LONG`
+    Long,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkAggregationGroupLacpTimeout {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Short => "SHORT",
+            Self::Long => "LONG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkAggregationGroupLacpTimeout {
+    fn from(s: &str) -> Self {
+        match s {
+            "SHORT" => Self::Short,
+            "LONG" => Self::Long,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkAggregationGroupLacpTimeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkAggregationGroupLacpTimeout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkAggregationGroupLacpTimeout {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link aggregation group lag type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkAggregationGroupLagType {
+    /// `STATIC`
+    Static,
+    /// `LACP`
+    Lacp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkAggregationGroupLagType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "STATIC",
+            Self::Lacp => "LACP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkAggregationGroupLagType {
+    fn from(s: &str) -> Self {
+        match s {
+            "STATIC" => Self::Static,
+            "LACP" => Self::Lacp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkAggregationGroupLagType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkAggregationGroupLagType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkAggregationGroupLagType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link aggregation group port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkAggregationGroupPortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkAggregationGroupPortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkAggregationGroupPortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkAggregationGroupPortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkAggregationGroupPortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkAggregationGroupPortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link health check policy, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LinkHealthCheckPolicy {
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `LinkHealthCheckPolicyProtocol`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+    pub protocol: LinkHealthCheckPolicyProtocol,
+    /// `targetIpAddresses`
+    ///
+    /// Wire name `targetIpAddresses`; `array<string>`; required; max_items: 3; min_items: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+    #[serde(rename = "targetIpAddresses")]
+    pub target_ip_addresses: Vec<String>,
+    /// `linkDownCriteria`
+    ///
+    /// Wire name `linkDownCriteria`; `LinkHealthCheckPolicyLinkDownCriteria`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+    #[serde(rename = "linkDownCriteria")]
+    pub link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
+    /// `intervalSeconds`
+    ///
+    /// Wire name `intervalSeconds`; `integer`; required; format: int32; maximum: 10; minimum: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+    #[serde(rename = "intervalSeconds")]
+    pub interval_seconds: i64,
+    /// `maxCountToDown`
+    ///
+    /// Wire name `maxCountToDown`; `integer`; required; format: int32; maximum: 10; minimum: 2.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+    #[serde(rename = "maxCountToDown")]
+    pub max_count_to_down: i64,
+    /// `maxCountToUp`
+    ///
+    /// Wire name `maxCountToUp`; `integer`; required; format: int32; maximum: 10; minimum: 2.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
+    #[serde(rename = "maxCountToUp")]
+    pub max_count_to_up: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LinkHealthCheckPolicy {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        protocol: LinkHealthCheckPolicyProtocol,
+        target_ip_addresses: Vec<String>,
+        link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
+        interval_seconds: i64,
+        max_count_to_down: i64,
+        max_count_to_up: i64,
+    ) -> Self {
+        Self {
+            protocol,
+            target_ip_addresses,
+            link_down_criteria,
+            interval_seconds,
+            max_count_to_down,
+            max_count_to_up,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Link health check policy link down criteria: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkHealthCheckPolicyLinkDownCriteria {
+    /// `INVALID`
+    Invalid,
+    /// `ALL_TARGETS_DOWN`
+    AllTargetsDown,
+    /// `ANY_TARGET_DOWN`
+    AnyTargetDown,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkHealthCheckPolicyLinkDownCriteria {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Invalid => "INVALID",
+            Self::AllTargetsDown => "ALL_TARGETS_DOWN",
+            Self::AnyTargetDown => "ANY_TARGET_DOWN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkHealthCheckPolicyLinkDownCriteria {
+    fn from(s: &str) -> Self {
+        match s {
+            "INVALID" => Self::Invalid,
+            "ALL_TARGETS_DOWN" => Self::AllTargetsDown,
+            "ANY_TARGET_DOWN" => Self::AnyTargetDown,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkHealthCheckPolicyLinkDownCriteria {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkHealthCheckPolicyLinkDownCriteria {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicyLinkDownCriteria {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link health check policy protocol: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkHealthCheckPolicyProtocol {
+    /// `NONE`
+    None,
+    /// `PING`
+    Ping,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkHealthCheckPolicyProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Ping => "PING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkHealthCheckPolicyProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "PING" => Self::Ping,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkHealthCheckPolicyProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkHealthCheckPolicyProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicyProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Nat pool, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml NatPoolDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NatPool {
+    /// `startIpAddress`
+    ///
+    /// Wire name `startIpAddress`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NatPoolDto).
+    #[serde(rename = "startIpAddress", default, skip_serializing_if = "Option::is_none")]
+    pub start_ip_address: Option<String>,
+    /// `endIpAddress`
+    ///
+    /// Wire name `endIpAddress`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NatPoolDto).
+    #[serde(rename = "endIpAddress", default, skip_serializing_if = "Option::is_none")]
+    pub end_ip_address: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NatPool {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            start_ip_address: None,
+            end_ip_address: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `startIpAddress`.
+    pub fn with_start_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.start_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `endIpAddress`.
+    pub fn with_end_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.end_ip_address = Some(value.into());
+        self
+    }
+}
+/// Node lag sub interface, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NodeLagSubInterface {
+    /// `lagId`
+    ///
+    /// Wire name `lagId`; `integer`; required; format: int32.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
+    #[serde(rename = "lagId")]
+    pub lag_id: i64,
+    /// `subInterfaces`
+    ///
+    /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
+    #[serde(rename = "subInterfaces")]
+    pub sub_interfaces: Vec<SubInterface>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NodeLagSubInterface {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(lag_id: i64, sub_interfaces: Vec<SubInterface>) -> Self {
+        Self {
+            lag_id,
+            sub_interfaces,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Node port sub interface, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodePortSubInterface).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NodePortSubInterface {
+    /// `portId`
+    ///
+    /// Wire name `portId`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodePortSubInterface).
+    #[serde(rename = "portId")]
+    pub port_id: String,
+    /// `subInterfaces`
+    ///
+    /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodePortSubInterface).
+    #[serde(rename = "subInterfaces")]
+    pub sub_interfaces: Vec<SubInterface>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NodePortSubInterface {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(port_id: String, sub_interfaces: Vec<SubInterface>) -> Self {
+        Self {
+            port_id,
+            sub_interfaces,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Node sub interface, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NodeSubInterface {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<NodePortSubInterface>`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
+    pub ports: Vec<NodePortSubInterface>,
+    /// `lags`
+    ///
+    /// Wire name `lags`; `array<NodeLagSubInterface>`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
+    pub lags: Vec<NodeLagSubInterface>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NodeSubInterface {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        serial_number: String,
+        ports: Vec<NodePortSubInterface>,
+        lags: Vec<NodeLagSubInterface>,
+    ) -> Self {
+        Self {
+            serial_number,
+            ports,
+            lags,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Node sub interface response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NodeSubInterfaceResponse {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<PortSubInterfaceResponse>`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
+    pub ports: Vec<PortSubInterfaceResponse>,
+    /// `lags`
+    ///
+    /// Wire name `lags`; `array<LagSubInterfaceResponse>`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
+    pub lags: Vec<LagSubInterfaceResponse>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NodeSubInterfaceResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        serial_number: String,
+        ports: Vec<PortSubInterfaceResponse>,
+        lags: Vec<LagSubInterfaceResponse>,
+    ) -> Self {
+        Self {
+            serial_number,
+            ports,
+            lags,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Patch cluster network settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PatchClusterNetworkSettings {
+    /// `virtualIpSettings`
+    ///
+    /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional; max_items: 2; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+    #[serde(
+        rename = "virtualIpSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub virtual_ip_settings: Option<Vec<VirtualIp>>,
+    /// `portSettings`
+    ///
+    /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional; max_items: 4; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+    #[serde(rename = "portSettings", default, skip_serializing_if = "Option::is_none")]
+    pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
+    /// `lagSettings`
+    ///
+    /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional; max_items: 4; min_items: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+    #[serde(rename = "lagSettings", default, skip_serializing_if = "Option::is_none")]
+    pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
+    /// `highAvailabilitySettings`
+    ///
+    /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+    #[serde(
+        rename = "highAvailabilitySettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub high_availability_settings: Option<HighAvailabilitySettings>,
+    /// `subInterfaceSettings`
+    ///
+    /// Wire name `subInterfaceSettings`; `array<NodeSubInterface>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+    #[serde(
+        rename = "subInterfaceSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_interface_settings: Option<Vec<NodeSubInterface>>,
+    /// `multiWanSettings`
+    ///
+    /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
+    #[serde(
+        rename = "multiWanSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PatchClusterNetworkSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            virtual_ip_settings: None,
+            port_settings: None,
+            lag_settings: None,
+            high_availability_settings: None,
+            sub_interface_settings: None,
+            multi_wan_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `virtualIpSettings`.
+    pub fn with_virtual_ip_settings(mut self, value: impl Into<Vec<VirtualIp>>) -> Self {
+        self.virtual_ip_settings = Some(value.into());
+        self
+    }
+    /// Sets `portSettings`.
+    pub fn with_port_settings(
+        mut self,
+        value: impl Into<Vec<ClusterNetworkPortSettings>>,
+    ) -> Self {
+        self.port_settings = Some(value.into());
+        self
+    }
+    /// Sets `lagSettings`.
+    pub fn with_lag_settings(
+        mut self,
+        value: impl Into<Vec<ClusterNetworkLagSettings>>,
+    ) -> Self {
+        self.lag_settings = Some(value.into());
+        self
+    }
+    /// Sets `highAvailabilitySettings`.
+    pub fn with_high_availability_settings(
+        mut self,
+        value: impl Into<HighAvailabilitySettings>,
+    ) -> Self {
+        self.high_availability_settings = Some(value.into());
+        self
+    }
+    /// Sets `subInterfaceSettings`.
+    pub fn with_sub_interface_settings(
+        mut self,
+        value: impl Into<Vec<NodeSubInterface>>,
+    ) -> Self {
+        self.sub_interface_settings = Some(value.into());
+        self
+    }
+    /// Sets `multiWanSettings`.
+    pub fn with_multi_wan_settings(
+        mut self,
+        value: impl Into<ClusterNetworkMultiWanSettings>,
+    ) -> Self {
+        self.multi_wan_settings = Some(value.into());
+        self
+    }
+}
+/// Port, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Port {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    pub id: String,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 63; min_length: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    pub name: String,
+    /// `interfaceName`
+    ///
+    /// Wire name `interfaceName`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "interfaceName", default, skip_serializing_if = "Option::is_none")]
+    pub interface_name: Option<String>,
+    /// `mac`
+    ///
+    /// Wire name `mac`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    pub mac: String,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    pub enabled: bool,
+    /// `portType`
+    ///
+    /// Wire name `portType`; `PortPortType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "portType")]
+    pub port_type: PortPortType,
+    /// `natEnabled`
+    ///
+    /// Wire name `natEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub nat_enabled: Option<bool>,
+    /// `natPools`
+    ///
+    /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
+    pub nat_pools: Option<Vec<NatPool>>,
+    /// `ipMode`
+    ///
+    /// Wire name `ipMode`; `PortIpMode`; optional; default: DHCP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<PortIpMode>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `subnet`
+    ///
+    /// Wire name `subnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnet: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `corePortEnabled`
+    ///
+    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(
+        rename = "corePortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core_port_enabled: Option<bool>,
+    /// `accessPortEnabled`
+    ///
+    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(
+        rename = "accessPortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_port_enabled: Option<bool>,
+    /// `reportIp`
+    ///
+    /// Wire name `reportIp`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "reportIp", default, skip_serializing_if = "Option::is_none")]
+    pub report_ip: Option<String>,
+    /// `reportSubnet`
+    ///
+    /// Wire name `reportSubnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "reportSubnet", default, skip_serializing_if = "Option::is_none")]
+    pub report_subnet: Option<String>,
+    /// `maxSpeedCapa`
+    ///
+    /// Wire name `maxSpeedCapa`; `number`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
+    #[serde(rename = "maxSpeedCapa", default, skip_serializing_if = "Option::is_none")]
+    pub max_speed_capa: Option<f64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Port {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        id: String,
+        name: String,
+        mac: String,
+        enabled: bool,
+        port_type: PortPortType,
+    ) -> Self {
+        Self {
+            id,
+            name,
+            interface_name: None,
+            mac,
+            enabled,
+            port_type,
+            nat_enabled: None,
+            nat_pools: None,
+            ip_mode: None,
+            ip: None,
+            subnet: None,
+            gateway: None,
+            core_port_enabled: None,
+            access_port_enabled: None,
+            report_ip: None,
+            report_subnet: None,
+            max_speed_capa: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `interfaceName`.
+    pub fn with_interface_name(mut self, value: impl Into<String>) -> Self {
+        self.interface_name = Some(value.into());
+        self
+    }
+    /// Sets `natEnabled`.
+    pub fn with_nat_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natPools`.
+    pub fn with_nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+        self.nat_pools = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(mut self, value: impl Into<PortIpMode>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet`.
+    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled`.
+    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled`.
+    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `reportIp`.
+    pub fn with_report_ip(mut self, value: impl Into<String>) -> Self {
+        self.report_ip = Some(value.into());
+        self
+    }
+    /// Sets `reportSubnet`.
+    pub fn with_report_subnet(mut self, value: impl Into<String>) -> Self {
+        self.report_subnet = Some(value.into());
+        self
+    }
+    /// Sets `maxSpeedCapa`.
+    pub fn with_max_speed_capa(mut self, value: impl Into<f64>) -> Self {
+        self.max_speed_capa = Some(value.into());
+        self
+    }
+}
+/// Port config, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortConfigDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortConfig {
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<Port>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortConfigDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<Port>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortConfig {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<Port>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+}
+/// Port ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortIpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortIpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortIpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortIpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortIpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortIpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortPortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortPortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortPortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortPortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortPortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortPortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port sub interface response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortSubInterfaceResponse {
+    /// `portId`
+    ///
+    /// Wire name `portId`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
+    #[serde(rename = "portId")]
+    pub port_id: String,
+    /// `interfaceName`
+    ///
+    /// Wire name `interfaceName`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
+    #[serde(rename = "interfaceName")]
+    pub interface_name: String,
+    /// `subInterfaces`
+    ///
+    /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
+    #[serde(rename = "subInterfaces")]
+    pub sub_interfaces: Vec<SubInterfaceResponse>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortSubInterfaceResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        port_id: String,
+        interface_name: String,
+        sub_interfaces: Vec<SubInterfaceResponse>,
+    ) -> Self {
+        Self {
+            port_id,
+            interface_name,
+            sub_interfaces,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Schedule, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Schedule {
+    /// `type`
+    ///
+    /// Wire name `type`; `ScheduleType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
+    #[serde(rename = "type")]
+    pub type_: ScheduleType,
+    /// `time`
+    ///
+    /// Wire name `time`; `string`; optional; format: partial-time.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// `weekday`
+    ///
+    /// Wire name `weekday`; `ScheduleWeekday`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weekday: Option<ScheduleWeekday>,
+    /// `intervalHours`
+    ///
+    /// Wire name `intervalHours`; `integer`; optional; format: int32; minimum: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
+    #[serde(rename = "intervalHours", default, skip_serializing_if = "Option::is_none")]
+    pub interval_hours: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Schedule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(type_: ScheduleType) -> Self {
+        Self {
+            type_,
+            time: None,
+            weekday: None,
+            interval_hours: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `time`.
+    pub fn with_time(mut self, value: impl Into<String>) -> Self {
+        self.time = Some(value.into());
+        self
+    }
+    /// Sets `weekday`.
+    pub fn with_weekday(mut self, value: impl Into<ScheduleWeekday>) -> Self {
+        self.weekday = Some(value.into());
+        self
+    }
+    /// Sets `intervalHours`.
+    pub fn with_interval_hours(mut self, value: impl Into<i64>) -> Self {
+        self.interval_hours = Some(value.into());
+        self
+    }
+}
+/// Schedule type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScheduleType {
+    /// `DAILY`
+    Daily,
+    /// `WEEKLY`
+    Weekly,
+    /// `INTERVAL`
+    Interval,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ScheduleType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Daily => "DAILY",
+            Self::Weekly => "WEEKLY",
+            Self::Interval => "INTERVAL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ScheduleType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DAILY" => Self::Daily,
+            "WEEKLY" => Self::Weekly,
+            "INTERVAL" => Self::Interval,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScheduleType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScheduleType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Schedule weekday: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScheduleWeekday {
+    /// `MON`
+    Mon,
+    /// `TUE`
+    Tue,
+    /// `WED`
+    Wed,
+    /// `THU`
+    Thu,
+    /// `FRI`
+    Fri,
+    /// `SAT`
+    Sat,
+    /// `SUN`
+    Sun,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ScheduleWeekday {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Mon => "MON",
+            Self::Tue => "TUE",
+            Self::Wed => "WED",
+            Self::Thu => "THU",
+            Self::Fri => "FRI",
+            Self::Sat => "SAT",
+            Self::Sun => "SUN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ScheduleWeekday {
+    fn from(s: &str) -> Self {
+        match s {
+            "MON" => Self::Mon,
+            "TUE" => Self::Tue,
+            "WED" => Self::Wed,
+            "THU" => Self::Thu,
+            "FRI" => Self::Fri,
+            "SAT" => Self::Sat,
+            "SUN" => Self::Sun,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScheduleWeekday {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScheduleWeekday {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleWeekday {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Sub interface, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SubInterface {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; required; format: int32.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    pub vlan: i64,
+    /// `portType`
+    ///
+    /// Wire name `portType`; `SubInterfacePortType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(rename = "portType")]
+    pub port_type: SubInterfacePortType,
+    /// `ipMode`
+    ///
+    /// Wire name `ipMode`; `SubInterfaceIpMode`; optional; default: DHCP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<SubInterfaceIpMode>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `subnet`
+    ///
+    /// Wire name `subnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnet: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `corePortEnabled`
+    ///
+    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(
+        rename = "corePortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core_port_enabled: Option<bool>,
+    /// `accessPortEnabled`
+    ///
+    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
+    #[serde(
+        rename = "accessPortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_port_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SubInterface {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(vlan: i64, port_type: SubInterfacePortType) -> Self {
+        Self {
+            id: None,
+            vlan,
+            port_type,
+            ip_mode: None,
+            ip: None,
+            subnet: None,
+            gateway: None,
+            core_port_enabled: None,
+            access_port_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(mut self, value: impl Into<SubInterfaceIpMode>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet`.
+    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled`.
+    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled`.
+    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+}
+/// Sub interface ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SubInterfaceIpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SubInterfaceIpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SubInterfaceIpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SubInterfaceIpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SubInterfaceIpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubInterfaceIpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Sub interface port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SubInterfacePortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SubInterfacePortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SubInterfacePortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SubInterfacePortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SubInterfacePortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubInterfacePortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Sub interface response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SubInterfaceResponse {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; required; format: int32.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    pub vlan: i64,
+    /// `portType`
+    ///
+    /// Wire name `portType`; `SubInterfaceResponsePortType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(rename = "portType")]
+    pub port_type: SubInterfaceResponsePortType,
+    /// `ipMode`
+    ///
+    /// Wire name `ipMode`; `SubInterfaceResponseIpMode`; optional; default: DHCP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<SubInterfaceResponseIpMode>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `subnet`
+    ///
+    /// Wire name `subnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnet: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `corePortEnabled`
+    ///
+    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(
+        rename = "corePortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core_port_enabled: Option<bool>,
+    /// `accessPortEnabled`
+    ///
+    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(
+        rename = "accessPortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_port_enabled: Option<bool>,
+    /// `interfaceName`
+    ///
+    /// Wire name `interfaceName`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
+    #[serde(rename = "interfaceName", default, skip_serializing_if = "Option::is_none")]
+    pub interface_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SubInterfaceResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(vlan: i64, port_type: SubInterfaceResponsePortType) -> Self {
+        Self {
+            id: None,
+            vlan,
+            port_type,
+            ip_mode: None,
+            ip: None,
+            subnet: None,
+            gateway: None,
+            core_port_enabled: None,
+            access_port_enabled: None,
+            interface_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(mut self, value: impl Into<SubInterfaceResponseIpMode>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet`.
+    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled`.
+    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled`.
+    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `interfaceName`.
+    pub fn with_interface_name(mut self, value: impl Into<String>) -> Self {
+        self.interface_name = Some(value.into());
+        self
+    }
+}
+/// Sub interface response ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SubInterfaceResponseIpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SubInterfaceResponseIpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SubInterfaceResponseIpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SubInterfaceResponseIpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SubInterfaceResponseIpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubInterfaceResponseIpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Sub interface response port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SubInterfaceResponsePortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SubInterfaceResponsePortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SubInterfaceResponsePortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SubInterfaceResponsePortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SubInterfaceResponsePortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubInterfaceResponsePortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Update link aggregation group, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateLinkAggregationGroup {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `lagType`
+    ///
+    /// Wire name `lagType`; `UpdateLinkAggregationGroupLagType`; optional; default: LACP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "lagType", default, skip_serializing_if = "Option::is_none")]
+    pub lag_type: Option<UpdateLinkAggregationGroupLagType>,
+    /// `lacpMode`
+    ///
+    /// Wire name `lacpMode`; `UpdateLinkAggregationGroupLacpMode`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "lacpMode")]
+    pub lacp_mode: UpdateLinkAggregationGroupLacpMode,
+    /// `lacpTimeout`
+    ///
+    /// Wire name `lacpTimeout`; `UpdateLinkAggregationGroupLacpTimeout`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "lacpTimeout")]
+    pub lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
+    /// `lagMembers`
+    ///
+    /// Wire name `lagMembers`; `array<LagMember>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "lagMembers", default, skip_serializing_if = "Option::is_none")]
+    pub lag_members: Option<Vec<LagMember>>,
+    /// `portType`
+    ///
+    /// Wire name `portType`; `UpdateLinkAggregationGroupPortType`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "portType")]
+    pub port_type: UpdateLinkAggregationGroupPortType,
+    /// `ipMode`
+    ///
+    /// Wire name `ipMode`; `UpdateLinkAggregationGroupIpMode`; optional; default: DHCP.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `subnet`
+    ///
+    /// Wire name `subnet`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnet: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `corePortEnabled`
+    ///
+    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(
+        rename = "corePortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core_port_enabled: Option<bool>,
+    /// `accessPortEnabled`
+    ///
+    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(
+        rename = "accessPortEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_port_enabled: Option<bool>,
+    /// `natEnabled`
+    ///
+    /// Wire name `natEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub nat_enabled: Option<bool>,
+    /// `natPools`
+    ///
+    /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
+    pub nat_pools: Option<Vec<NatPool>>,
+    /// `lagEnabled`
+    ///
+    /// Wire name `lagEnabled`; `boolean`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+    #[serde(rename = "lagEnabled")]
+    pub lag_enabled: bool,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateLinkAggregationGroup {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        lacp_mode: UpdateLinkAggregationGroupLacpMode,
+        lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
+        port_type: UpdateLinkAggregationGroupPortType,
+        lag_enabled: bool,
+    ) -> Self {
+        Self {
+            description: None,
+            lag_type: None,
+            lacp_mode,
+            lacp_timeout,
+            lag_members: None,
+            port_type,
+            ip_mode: None,
+            ip: None,
+            subnet: None,
+            gateway: None,
+            core_port_enabled: None,
+            access_port_enabled: None,
+            nat_enabled: None,
+            nat_pools: None,
+            lag_enabled,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `lagType`.
+    pub fn with_lag_type(
+        mut self,
+        value: impl Into<UpdateLinkAggregationGroupLagType>,
+    ) -> Self {
+        self.lag_type = Some(value.into());
+        self
+    }
+    /// Sets `lagMembers`.
+    pub fn with_lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
+        self.lag_members = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(
+        mut self,
+        value: impl Into<UpdateLinkAggregationGroupIpMode>,
+    ) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet`.
+    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled`.
+    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled`.
+    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natEnabled`.
+    pub fn with_nat_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natPools`.
+    pub fn with_nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+        self.nat_pools = Some(value.into());
+        self
+    }
+}
+/// Update link aggregation group ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpdateLinkAggregationGroupIpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpdateLinkAggregationGroupIpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpdateLinkAggregationGroupIpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpdateLinkAggregationGroupIpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpdateLinkAggregationGroupIpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupIpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Update link aggregation group lacp mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpdateLinkAggregationGroupLacpMode {
+    /// `ACTIVE`
+    Active,
+    /// `PASSIVE`
+    Passive,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpdateLinkAggregationGroupLacpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "ACTIVE",
+            Self::Passive => "PASSIVE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpdateLinkAggregationGroupLacpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACTIVE" => Self::Active,
+            "PASSIVE" => Self::Passive,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpdateLinkAggregationGroupLacpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpdateLinkAggregationGroupLacpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLacpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Update link aggregation group lacp timeout: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpdateLinkAggregationGroupLacpTimeout {
+    /// `SHORT`
+    Short,
+    /// `LONG`
+    Long,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpdateLinkAggregationGroupLacpTimeout {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Short => "SHORT",
+            Self::Long => "LONG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpdateLinkAggregationGroupLacpTimeout {
+    fn from(s: &str) -> Self {
+        match s {
+            "SHORT" => Self::Short,
+            "LONG" => Self::Long,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpdateLinkAggregationGroupLacpTimeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpdateLinkAggregationGroupLacpTimeout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLacpTimeout {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Update link aggregation group lag type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpdateLinkAggregationGroupLagType {
+    /// `STATIC`
+    Static,
+    /// `LACP`
+    Lacp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpdateLinkAggregationGroupLagType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "STATIC",
+            Self::Lacp => "LACP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpdateLinkAggregationGroupLagType {
+    fn from(s: &str) -> Self {
+        match s {
+            "STATIC" => Self::Static,
+            "LACP" => Self::Lacp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpdateLinkAggregationGroupLagType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpdateLinkAggregationGroupLagType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLagType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Update link aggregation group port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpdateLinkAggregationGroupPortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpdateLinkAggregationGroupPortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpdateLinkAggregationGroupPortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpdateLinkAggregationGroupPortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpdateLinkAggregationGroupPortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupPortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Virtual ip, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VirtualIp {
+    /// `virtualIp`
+    ///
+    /// Wire name `virtualIp`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
+    #[serde(rename = "virtualIp")]
+    pub virtual_ip: String,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<VirtualIpPort>`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<VirtualIpPort>>,
+    /// `timeoutSeconds`
+    ///
+    /// Wire name `timeoutSeconds`; `integer`; optional; format: int32; maximum: 15; minimum: 3.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
+    #[serde(rename = "timeoutSeconds", default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VirtualIp {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(virtual_ip: String) -> Self {
+        Self {
+            virtual_ip,
+            ports: None,
+            timeout_seconds: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<VirtualIpPort>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+    /// Sets `timeoutSeconds`.
+    pub fn with_timeout_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.timeout_seconds = Some(value.into());
+        self
+    }
+}
+/// Virtual ip port, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpPortDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VirtualIpPort {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpPortDto).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `portName`
+    ///
+    /// Wire name `portName`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpPortDto).
+    #[serde(rename = "portName")]
+    pub port_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VirtualIpPort {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String, port_name: String) -> Self {
+        Self {
+            serial_number,
+            port_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Wan member, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WanMember {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `portName`
+    ///
+    /// Wire name `portName`; `string`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
+    #[serde(rename = "portName")]
+    pub port_name: String,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `integer`; required; format: int32; maximum: 2; minimum: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
+    pub priority: i64,
+    /// `healthCheckEnabled`
+    ///
+    /// Wire name `healthCheckEnabled`; `boolean`; required.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
+    #[serde(rename = "healthCheckEnabled")]
+    pub health_check_enabled: bool,
+    /// `linkHealthCheckPolicy`
+    ///
+    /// Wire name `linkHealthCheckPolicy`; `LinkHealthCheckPolicy`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
+    #[serde(
+        rename = "linkHealthCheckPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub link_health_check_policy: Option<LinkHealthCheckPolicy>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WanMember {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        serial_number: String,
+        port_name: String,
+        priority: i64,
+        health_check_enabled: bool,
+    ) -> Self {
+        Self {
+            serial_number,
+            port_name,
+            priority,
+            health_check_enabled,
+            link_health_check_policy: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `linkHealthCheckPolicy`.
+    pub fn with_link_health_check_policy(
+        mut self,
+        value: impl Into<LinkHealthCheckPolicy>,
+    ) -> Self {
+        self.link_health_check_policy = Some(value.into());
         self
     }
 }
@@ -2058,7 +5554,7 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ClusterNetworkSettingsResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeClusterNetworkSettings::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     pub fn get_venue_edge_cluster_network_settings(
@@ -2085,7 +5581,7 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `PatchClusterNetworkSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeClusterNetworkSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2097,7 +5593,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
-        body: &impl serde::Serialize,
+        body: &PatchClusterNetworkSettings,
     ) -> PatchVenueEdgeClusterNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2120,7 +5616,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `PortConfig`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgePortConfigs::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     pub fn get_venue_edge_port_configs(
@@ -2147,7 +5643,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `PortConfig`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgePortConfigs::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2160,7 +5656,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &PortConfig,
     ) -> PatchVenueEdgePortConfigs<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2216,7 +5712,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SubInterface`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2230,7 +5726,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         port_id: &str,
-        body: &impl serde::Serialize,
+        body: &SubInterface,
     ) -> CreateVenueEdgePortSubInterface<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2255,7 +5751,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SubInterface`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2270,7 +5766,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         port_id: &str,
         sub_interface_id: &str,
-        body: &impl serde::Serialize,
+        body: &SubInterface,
     ) -> PatchVenueEdgePortSubInterface<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2328,7 +5824,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `LinkAggregationGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLag::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2342,7 +5838,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &LinkAggregationGroup,
     ) -> CreateVenueEdgeLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2364,7 +5860,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `LinkAggregationGroup`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLag::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
@@ -2394,7 +5890,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateLinkAggregationGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueEdgeLag::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2409,7 +5905,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-        body: &impl serde::Serialize,
+        body: &UpdateLinkAggregationGroup,
     ) -> UpdateVenueEdgeLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2431,7 +5927,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateLinkAggregationGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeLag::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2446,7 +5942,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-        body: &impl serde::Serialize,
+        body: &UpdateLinkAggregationGroup,
     ) -> PatchVenueEdgeLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2499,7 +5995,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `LagSubInterface`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLagSubInterface::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2514,7 +6010,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-        body: &impl serde::Serialize,
+        body: &LagSubInterface,
     ) -> CreateVenueEdgeLagSubInterface<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2539,7 +6035,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `LagSubInterface`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLagSubInterface::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface (the document's "GET, PATCH .../subInterfaces/{subInterfaceId}" leaves the parent open; the description has the GET only under lags/{lagId}, the PATCH under both)).
@@ -5039,14 +8535,16 @@ impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ClusterNetworkSettingsResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ClusterNetworkSettingsResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5212,16 +8710,13 @@ impl<'a> GetVenueEdgePortConfigs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<PortConfig, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<PortConfig>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5766,14 +9261,14 @@ impl<'a> GetVenueEdgeLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LinkAggregationGroup, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<LinkAggregationGroup>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6209,14 +9704,14 @@ impl<'a> GetVenueEdgeLagSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LagSubInterface, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<LagSubInterface>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

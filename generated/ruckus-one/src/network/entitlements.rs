@@ -221,6 +221,3114 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Alm extra entitlement info, with the fields the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AlmExtraEntitlementInfo {
+    /// `licenseType`
+    ///
+    /// Wire name `licenseType`; `AlmExtraEntitlementInfoLicenseType`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<AlmExtraEntitlementInfoLicenseType>,
+    /// `remainingQuantity`
+    ///
+    /// Wire name `remainingQuantity`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(
+        rename = "remainingQuantity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub remaining_quantity: Option<i64>,
+    /// `soEntQuantity`
+    ///
+    /// Wire name `soEntQuantity`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(rename = "soEntQuantity", default, skip_serializing_if = "Option::is_none")]
+    pub so_ent_quantity: Option<i64>,
+    /// `activeApCount`
+    ///
+    /// Wire name `activeApCount`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(rename = "activeApCount", default, skip_serializing_if = "Option::is_none")]
+    pub active_ap_count: Option<i64>,
+    /// `activeSwitchCount`
+    ///
+    /// Wire name `activeSwitchCount`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(
+        rename = "activeSwitchCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub active_switch_count: Option<i64>,
+    /// `activeEdgeCount`
+    ///
+    /// Wire name `activeEdgeCount`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(
+        rename = "activeEdgeCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub active_edge_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AlmExtraEntitlementInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            license_type: None,
+            remaining_quantity: None,
+            so_ent_quantity: None,
+            active_ap_count: None,
+            active_switch_count: None,
+            active_edge_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(
+        mut self,
+        value: impl Into<AlmExtraEntitlementInfoLicenseType>,
+    ) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+    /// Sets `remainingQuantity`.
+    pub fn with_remaining_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.remaining_quantity = Some(value.into());
+        self
+    }
+    /// Sets `soEntQuantity`.
+    pub fn with_so_ent_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.so_ent_quantity = Some(value.into());
+        self
+    }
+    /// Sets `activeApCount`.
+    pub fn with_active_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.active_ap_count = Some(value.into());
+        self
+    }
+    /// Sets `activeSwitchCount`.
+    pub fn with_active_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.active_switch_count = Some(value.into());
+        self
+    }
+    /// Sets `activeEdgeCount`.
+    pub fn with_active_edge_count(mut self, value: impl Into<i64>) -> Self {
+        self.active_edge_count = Some(value.into());
+        self
+    }
+}
+/// Alm extra entitlement info license type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AlmExtraEntitlementInfoLicenseType {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `APSW`
+    Apsw,
+    /// `URLF`
+    Urlf,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_TOKEN`
+    SltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AlmExtraEntitlementInfoLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Apsw => "APSW",
+            Self::Urlf => "URLF",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AlmExtraEntitlementInfoLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "APSW" => Self::Apsw,
+            "URLF" => Self::Urlf,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_TOKEN" => Self::SltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AlmExtraEntitlementInfoLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AlmExtraEntitlementInfoLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfoLicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assignment, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Assignment {
+    /// `id`
+    ///
+    /// Wire name `id`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// `mspTenantId`
+    ///
+    /// Wire name `mspTenantId`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "mspTenantId", default, skip_serializing_if = "Option::is_none")]
+    pub msp_tenant_id: Option<String>,
+    /// `mspEcTenantId`
+    ///
+    /// Wire name `mspEcTenantId`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "mspEcTenantId", default, skip_serializing_if = "Option::is_none")]
+    pub msp_ec_tenant_id: Option<String>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `AssignmentDeviceType`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<AssignmentDeviceType>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<i64>,
+    /// `dateEffective`
+    ///
+    /// Wire name `dateEffective`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "dateEffective", default, skip_serializing_if = "Option::is_none")]
+    pub date_effective: Option<String>,
+    /// `dateExpires`
+    ///
+    /// Wire name `dateExpires`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "dateExpires", default, skip_serializing_if = "Option::is_none")]
+    pub date_expires: Option<String>,
+    /// `trialAssignment`
+    ///
+    /// Wire name `trialAssignment`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(
+        rename = "trialAssignment",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub trial_assignment: Option<bool>,
+    /// `dateAssignmentCreated`
+    ///
+    /// Wire name `dateAssignmentCreated`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(
+        rename = "dateAssignmentCreated",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub date_assignment_created: Option<String>,
+    /// `dateAssignmentRevoked`
+    ///
+    /// Wire name `dateAssignmentRevoked`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(
+        rename = "dateAssignmentRevoked",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub date_assignment_revoked: Option<String>,
+    /// `createdBy`
+    ///
+    /// Wire name `createdBy`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "createdBy", default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
+    /// `revokedBy`
+    ///
+    /// Wire name `revokedBy`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "revokedBy", default, skip_serializing_if = "Option::is_none")]
+    pub revoked_by: Option<String>,
+    /// `extendedTrial`
+    ///
+    /// Wire name `extendedTrial`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "extendedTrial", default, skip_serializing_if = "Option::is_none")]
+    pub extended_trial: Option<bool>,
+    /// `alm`
+    ///
+    /// Wire name `alm`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alm: Option<bool>,
+    /// `ownAssignment`
+    ///
+    /// Wire name `ownAssignment`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(rename = "ownAssignment", default, skip_serializing_if = "Option::is_none")]
+    pub own_assignment: Option<bool>,
+    /// `status`
+    ///
+    /// Wire name `status`; `AssignmentStatus`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<AssignmentStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Assignment {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            msp_tenant_id: None,
+            msp_ec_tenant_id: None,
+            device_type: None,
+            device_sub_type: None,
+            quantity: None,
+            date_effective: None,
+            date_expires: None,
+            trial_assignment: None,
+            date_assignment_created: None,
+            date_assignment_revoked: None,
+            created_by: None,
+            revoked_by: None,
+            extended_trial: None,
+            alm: None,
+            own_assignment: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `mspTenantId`.
+    pub fn with_msp_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `mspEcTenantId`.
+    pub fn with_msp_ec_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_ec_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<AssignmentDeviceType>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `dateEffective`.
+    pub fn with_date_effective(mut self, value: impl Into<String>) -> Self {
+        self.date_effective = Some(value.into());
+        self
+    }
+    /// Sets `dateExpires`.
+    pub fn with_date_expires(mut self, value: impl Into<String>) -> Self {
+        self.date_expires = Some(value.into());
+        self
+    }
+    /// Sets `trialAssignment`.
+    pub fn with_trial_assignment(mut self, value: impl Into<bool>) -> Self {
+        self.trial_assignment = Some(value.into());
+        self
+    }
+    /// Sets `dateAssignmentCreated`.
+    pub fn with_date_assignment_created(mut self, value: impl Into<String>) -> Self {
+        self.date_assignment_created = Some(value.into());
+        self
+    }
+    /// Sets `dateAssignmentRevoked`.
+    pub fn with_date_assignment_revoked(mut self, value: impl Into<String>) -> Self {
+        self.date_assignment_revoked = Some(value.into());
+        self
+    }
+    /// Sets `createdBy`.
+    pub fn with_created_by(mut self, value: impl Into<String>) -> Self {
+        self.created_by = Some(value.into());
+        self
+    }
+    /// Sets `revokedBy`.
+    pub fn with_revoked_by(mut self, value: impl Into<String>) -> Self {
+        self.revoked_by = Some(value.into());
+        self
+    }
+    /// Sets `extendedTrial`.
+    pub fn with_extended_trial(mut self, value: impl Into<bool>) -> Self {
+        self.extended_trial = Some(value.into());
+        self
+    }
+    /// Sets `alm`.
+    pub fn with_alm(mut self, value: impl Into<bool>) -> Self {
+        self.alm = Some(value.into());
+        self
+    }
+    /// Sets `ownAssignment`.
+    pub fn with_own_assignment(mut self, value: impl Into<bool>) -> Self {
+        self.own_assignment = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<AssignmentStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Assignment acx request, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignmentAcxRequest {
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `AssignmentAcxRequestDeviceType`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
+    #[serde(rename = "deviceType")]
+    pub device_type: AssignmentAcxRequestDeviceType,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
+    pub quantity: i64,
+    /// `useTemporaryMspEntitlement`
+    ///
+    /// Wire name `useTemporaryMspEntitlement`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
+    #[serde(
+        rename = "useTemporaryMspEntitlement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_temporary_msp_entitlement: Option<bool>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignmentAcxRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(device_type: AssignmentAcxRequestDeviceType, quantity: i64) -> Self {
+        Self {
+            device_type,
+            quantity,
+            use_temporary_msp_entitlement: None,
+            device_sub_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `useTemporaryMspEntitlement`.
+    pub fn with_use_temporary_msp_entitlement(mut self, value: impl Into<bool>) -> Self {
+        self.use_temporary_msp_entitlement = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+}
+/// Assignment acx request device type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AssignmentAcxRequestDeviceType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_SWITCH`
+    MspSwitch,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AssignmentAcxRequestDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspSwitch => "MSP_SWITCH",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AssignmentAcxRequestDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_SWITCH" => Self::MspSwitch,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AssignmentAcxRequestDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AssignmentAcxRequestDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentAcxRequestDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assignment device type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AssignmentDeviceType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_SWITCH`
+    MspSwitch,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AssignmentDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspSwitch => "MSP_SWITCH",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AssignmentDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_SWITCH" => Self::MspSwitch,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AssignmentDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AssignmentDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assignment operation response, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignmentOperationResponse {
+    /// `success`
+    ///
+    /// Wire name `success`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<bool>,
+    /// `assignments`
+    ///
+    /// Wire name `assignments`; `array<Assignment>`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assignments: Option<Vec<Assignment>>,
+    /// `errorBrief`
+    ///
+    /// Wire name `errorBrief`; `AssignmentOperationResponseErrorBrief`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
+    #[serde(rename = "errorBrief", default, skip_serializing_if = "Option::is_none")]
+    pub error_brief: Option<AssignmentOperationResponseErrorBrief>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `ve`
+    ///
+    /// Wire name `ve`; `ValidationErrors`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ve: Option<ValidationErrors>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignmentOperationResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            success: None,
+            assignments: None,
+            error_brief: None,
+            error_message: None,
+            ve: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `success`.
+    pub fn with_success(mut self, value: impl Into<bool>) -> Self {
+        self.success = Some(value.into());
+        self
+    }
+    /// Sets `assignments`.
+    pub fn with_assignments(mut self, value: impl Into<Vec<Assignment>>) -> Self {
+        self.assignments = Some(value.into());
+        self
+    }
+    /// Sets `errorBrief`.
+    pub fn with_error_brief(
+        mut self,
+        value: impl Into<AssignmentOperationResponseErrorBrief>,
+    ) -> Self {
+        self.error_brief = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `ve`.
+    pub fn with_ve(mut self, value: impl Into<ValidationErrors>) -> Self {
+        self.ve = Some(value.into());
+        self
+    }
+}
+/// Assignment operation response error brief: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AssignmentOperationResponseErrorBrief {
+    /// `NO_CREATED_ASSIGNMENTS`
+    NoCreatedAssignments,
+    /// `ASSIGNMENT_CREATION_BAD_INPUT`
+    AssignmentCreationBadInput,
+    /// `NO_MSP_ENTITLEMENTS`
+    NoMspEntitlements,
+    /// `MSP_ENTITLEMENTS_NOT_FOUND`
+    MspEntitlementsNotFound,
+    /// `INSUFFICIENT_MSP_ENTITLEMENTS`
+    InsufficientMspEntitlements,
+    /// `ASSIGNMENT_NOT_FOUND`
+    AssignmentNotFound,
+    /// `TENANT_NOT_MSP`
+    TenantNotMsp,
+    /// `TENANT_NOT_FOUND`
+    TenantNotFound,
+    /// `ENTITLEMENT_ID_NOT_FOUND`
+    EntitlementIdNotFound,
+    /// `ASSIGNMENT_NOT_REVOCABLE`
+    AssignmentNotRevocable,
+    /// `ASSIGNMENT_NOT_REPLACEABLE`
+    AssignmentNotReplaceable,
+    /// `ASSIGNMENT_ALREADY_REVOKED`
+    AssignmentAlreadyRevoked,
+    /// `ASSIGNMENT_IS_EXPIRED`
+    AssignmentIsExpired,
+    /// `INTERNAL_SERVER_ERROR`
+    InternalServerError,
+    /// `K2A_MIGRATION_MISSING_EXPORT_DATA`
+    K2aMigrationMissingExportData,
+    /// `K2A_MIGRATION_NO_ASSIGNMENT`
+    K2aMigrationNoAssignment,
+    /// `K2A_MIGRATION_EXCEPTION`
+    K2aMigrationException,
+    /// `K2A_MIGRATION_NO_MSP_ENTITLEMENTS`
+    K2aMigrationNoMspEntitlements,
+    /// `K2A_MIGRATION_INSUFFICIENT_MSP_ENTITLEMENTS`
+    K2aMigrationInsufficientMspEntitlements,
+    /// `LOCK_ACQUISITION_TIMEOUT`
+    LockAcquisitionTimeout,
+    /// `INVALID_INPUT_PARAMETER`
+    InvalidInputParameter,
+    /// `NOT_ACCEPTABLE`
+    NotAcceptable,
+    /// `TRIAL_ASSIGNMENT_NOT_ALLOW`
+    TrialAssignmentNotAllow,
+    /// `TRIAL_ASSIGNMENT_UPDATE_NOT_ALLOW`
+    TrialAssignmentUpdateNotAllow,
+    /// `TRIAL_ASSIGNMENT_REVOKE_NOT_ALLOW`
+    TrialAssignmentRevokeNotAllow,
+    /// `ASSIGNMENT_NOT_REPLACED`
+    AssignmentNotReplaced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AssignmentOperationResponseErrorBrief {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::NoCreatedAssignments => "NO_CREATED_ASSIGNMENTS",
+            Self::AssignmentCreationBadInput => "ASSIGNMENT_CREATION_BAD_INPUT",
+            Self::NoMspEntitlements => "NO_MSP_ENTITLEMENTS",
+            Self::MspEntitlementsNotFound => "MSP_ENTITLEMENTS_NOT_FOUND",
+            Self::InsufficientMspEntitlements => "INSUFFICIENT_MSP_ENTITLEMENTS",
+            Self::AssignmentNotFound => "ASSIGNMENT_NOT_FOUND",
+            Self::TenantNotMsp => "TENANT_NOT_MSP",
+            Self::TenantNotFound => "TENANT_NOT_FOUND",
+            Self::EntitlementIdNotFound => "ENTITLEMENT_ID_NOT_FOUND",
+            Self::AssignmentNotRevocable => "ASSIGNMENT_NOT_REVOCABLE",
+            Self::AssignmentNotReplaceable => "ASSIGNMENT_NOT_REPLACEABLE",
+            Self::AssignmentAlreadyRevoked => "ASSIGNMENT_ALREADY_REVOKED",
+            Self::AssignmentIsExpired => "ASSIGNMENT_IS_EXPIRED",
+            Self::InternalServerError => "INTERNAL_SERVER_ERROR",
+            Self::K2aMigrationMissingExportData => "K2A_MIGRATION_MISSING_EXPORT_DATA",
+            Self::K2aMigrationNoAssignment => "K2A_MIGRATION_NO_ASSIGNMENT",
+            Self::K2aMigrationException => "K2A_MIGRATION_EXCEPTION",
+            Self::K2aMigrationNoMspEntitlements => "K2A_MIGRATION_NO_MSP_ENTITLEMENTS",
+            Self::K2aMigrationInsufficientMspEntitlements => {
+                "K2A_MIGRATION_INSUFFICIENT_MSP_ENTITLEMENTS"
+            }
+            Self::LockAcquisitionTimeout => "LOCK_ACQUISITION_TIMEOUT",
+            Self::InvalidInputParameter => "INVALID_INPUT_PARAMETER",
+            Self::NotAcceptable => "NOT_ACCEPTABLE",
+            Self::TrialAssignmentNotAllow => "TRIAL_ASSIGNMENT_NOT_ALLOW",
+            Self::TrialAssignmentUpdateNotAllow => "TRIAL_ASSIGNMENT_UPDATE_NOT_ALLOW",
+            Self::TrialAssignmentRevokeNotAllow => "TRIAL_ASSIGNMENT_REVOKE_NOT_ALLOW",
+            Self::AssignmentNotReplaced => "ASSIGNMENT_NOT_REPLACED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AssignmentOperationResponseErrorBrief {
+    fn from(s: &str) -> Self {
+        match s {
+            "NO_CREATED_ASSIGNMENTS" => Self::NoCreatedAssignments,
+            "ASSIGNMENT_CREATION_BAD_INPUT" => Self::AssignmentCreationBadInput,
+            "NO_MSP_ENTITLEMENTS" => Self::NoMspEntitlements,
+            "MSP_ENTITLEMENTS_NOT_FOUND" => Self::MspEntitlementsNotFound,
+            "INSUFFICIENT_MSP_ENTITLEMENTS" => Self::InsufficientMspEntitlements,
+            "ASSIGNMENT_NOT_FOUND" => Self::AssignmentNotFound,
+            "TENANT_NOT_MSP" => Self::TenantNotMsp,
+            "TENANT_NOT_FOUND" => Self::TenantNotFound,
+            "ENTITLEMENT_ID_NOT_FOUND" => Self::EntitlementIdNotFound,
+            "ASSIGNMENT_NOT_REVOCABLE" => Self::AssignmentNotRevocable,
+            "ASSIGNMENT_NOT_REPLACEABLE" => Self::AssignmentNotReplaceable,
+            "ASSIGNMENT_ALREADY_REVOKED" => Self::AssignmentAlreadyRevoked,
+            "ASSIGNMENT_IS_EXPIRED" => Self::AssignmentIsExpired,
+            "INTERNAL_SERVER_ERROR" => Self::InternalServerError,
+            "K2A_MIGRATION_MISSING_EXPORT_DATA" => Self::K2aMigrationMissingExportData,
+            "K2A_MIGRATION_NO_ASSIGNMENT" => Self::K2aMigrationNoAssignment,
+            "K2A_MIGRATION_EXCEPTION" => Self::K2aMigrationException,
+            "K2A_MIGRATION_NO_MSP_ENTITLEMENTS" => Self::K2aMigrationNoMspEntitlements,
+            "K2A_MIGRATION_INSUFFICIENT_MSP_ENTITLEMENTS" => {
+                Self::K2aMigrationInsufficientMspEntitlements
+            }
+            "LOCK_ACQUISITION_TIMEOUT" => Self::LockAcquisitionTimeout,
+            "INVALID_INPUT_PARAMETER" => Self::InvalidInputParameter,
+            "NOT_ACCEPTABLE" => Self::NotAcceptable,
+            "TRIAL_ASSIGNMENT_NOT_ALLOW" => Self::TrialAssignmentNotAllow,
+            "TRIAL_ASSIGNMENT_UPDATE_NOT_ALLOW" => Self::TrialAssignmentUpdateNotAllow,
+            "TRIAL_ASSIGNMENT_REVOKE_NOT_ALLOW" => Self::TrialAssignmentRevokeNotAllow,
+            "ASSIGNMENT_NOT_REPLACED" => Self::AssignmentNotReplaced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AssignmentOperationResponseErrorBrief {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AssignmentOperationResponseErrorBrief {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentOperationResponseErrorBrief {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assignment status: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AssignmentStatus {
+    /// `FUTURE`
+    Future,
+    /// `VALID`
+    Valid,
+    /// `EXPIRED`
+    Expired,
+    /// `REVOKED`
+    Revoked,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AssignmentStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Future => "FUTURE",
+            Self::Valid => "VALID",
+            Self::Expired => "EXPIRED",
+            Self::Revoked => "REVOKED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AssignmentStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "FUTURE" => Self::Future,
+            "VALID" => Self::Valid,
+            "EXPIRED" => Self::Expired,
+            "REVOKED" => Self::Revoked,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AssignmentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AssignmentStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assignment summary, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignmentSummary {
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `AssignmentSummaryDeviceType`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<AssignmentSummaryDeviceType>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<i64>,
+    /// `myAssignments`
+    ///
+    /// Wire name `myAssignments`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(rename = "myAssignments", default, skip_serializing_if = "Option::is_none")]
+    pub my_assignments: Option<i64>,
+    /// `courtesyMspEntitlementsUsed`
+    ///
+    /// Wire name `courtesyMspEntitlementsUsed`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(
+        rename = "courtesyMspEntitlementsUsed",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub courtesy_msp_entitlements_used: Option<bool>,
+    /// `remainingDevices`
+    ///
+    /// Wire name `remainingDevices`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(
+        rename = "remainingDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub remaining_devices: Option<i64>,
+    /// `trial`
+    ///
+    /// Wire name `trial`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial: Option<bool>,
+    /// `licenseType`
+    ///
+    /// Wire name `licenseType`; `AssignmentSummaryLicenseType`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
+    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<AssignmentSummaryLicenseType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignmentSummary {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            device_type: None,
+            device_sub_type: None,
+            quantity: None,
+            my_assignments: None,
+            courtesy_msp_entitlements_used: None,
+            remaining_devices: None,
+            trial: None,
+            license_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<AssignmentSummaryDeviceType>,
+    ) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `myAssignments`.
+    pub fn with_my_assignments(mut self, value: impl Into<i64>) -> Self {
+        self.my_assignments = Some(value.into());
+        self
+    }
+    /// Sets `courtesyMspEntitlementsUsed`.
+    pub fn with_courtesy_msp_entitlements_used(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.courtesy_msp_entitlements_used = Some(value.into());
+        self
+    }
+    /// Sets `remainingDevices`.
+    pub fn with_remaining_devices(mut self, value: impl Into<i64>) -> Self {
+        self.remaining_devices = Some(value.into());
+        self
+    }
+    /// Sets `trial`.
+    pub fn with_trial(mut self, value: impl Into<bool>) -> Self {
+        self.trial = Some(value.into());
+        self
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(
+        mut self,
+        value: impl Into<AssignmentSummaryLicenseType>,
+    ) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+}
+/// Assignment summary device type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AssignmentSummaryDeviceType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_SWITCH`
+    MspSwitch,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AssignmentSummaryDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspSwitch => "MSP_SWITCH",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AssignmentSummaryDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_SWITCH" => Self::MspSwitch,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AssignmentSummaryDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AssignmentSummaryDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentSummaryDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assignment summary license type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AssignmentSummaryLicenseType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_WIFI_TEMP`
+    MspWifiTemp,
+    /// `MSP_ICX`
+    MspIcx,
+    /// `MSP_ICX71L`
+    MspIcx71l,
+    /// `MSP_ICX71`
+    MspIcx71,
+    /// `MSP_ICX75`
+    MspIcx75,
+    /// `MSP_ICX76`
+    MspIcx76,
+    /// `MSP_ICX78`
+    MspIcx78,
+    /// `MSP_ICX_ANY`
+    MspIcxAny,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_EDGE_TEMP`
+    MspEdgeTemp,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_APSW_TEMP`
+    MspApswTemp,
+    /// `MSP_URLF`
+    MspUrlf,
+    /// `MSP_EDGE_SECL`
+    MspEdgeSecl,
+    /// `MSP_EDGE_SELS`
+    MspEdgeSels,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// `MSP_SLTN_TOKEN_TEMP`
+    MspSltnTokenTemp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AssignmentSummaryLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspWifiTemp => "MSP_WIFI_TEMP",
+            Self::MspIcx => "MSP_ICX",
+            Self::MspIcx71l => "MSP_ICX71L",
+            Self::MspIcx71 => "MSP_ICX71",
+            Self::MspIcx75 => "MSP_ICX75",
+            Self::MspIcx76 => "MSP_ICX76",
+            Self::MspIcx78 => "MSP_ICX78",
+            Self::MspIcxAny => "MSP_ICX_ANY",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspEdgeTemp => "MSP_EDGE_TEMP",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspApswTemp => "MSP_APSW_TEMP",
+            Self::MspUrlf => "MSP_URLF",
+            Self::MspEdgeSecl => "MSP_EDGE_SECL",
+            Self::MspEdgeSels => "MSP_EDGE_SELS",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::MspSltnTokenTemp => "MSP_SLTN_TOKEN_TEMP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AssignmentSummaryLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_WIFI_TEMP" => Self::MspWifiTemp,
+            "MSP_ICX" => Self::MspIcx,
+            "MSP_ICX71L" => Self::MspIcx71l,
+            "MSP_ICX71" => Self::MspIcx71,
+            "MSP_ICX75" => Self::MspIcx75,
+            "MSP_ICX76" => Self::MspIcx76,
+            "MSP_ICX78" => Self::MspIcx78,
+            "MSP_ICX_ANY" => Self::MspIcxAny,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_EDGE_TEMP" => Self::MspEdgeTemp,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_APSW_TEMP" => Self::MspApswTemp,
+            "MSP_URLF" => Self::MspUrlf,
+            "MSP_EDGE_SECL" => Self::MspEdgeSecl,
+            "MSP_EDGE_SELS" => Self::MspEdgeSels,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            "MSP_SLTN_TOKEN_TEMP" => Self::MspSltnTokenTemp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AssignmentSummaryLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AssignmentSummaryLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentSummaryLicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Banner information, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct BannerInformation {
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `BannerInformationDeviceType`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<BannerInformationDeviceType>,
+    /// `multipleLicense`
+    ///
+    /// Wire name `multipleLicense`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(
+        rename = "multipleLicense",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multiple_license: Option<bool>,
+    /// `effectDate`
+    ///
+    /// Wire name `effectDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(rename = "effectDate", default, skip_serializing_if = "Option::is_none")]
+    pub effect_date: Option<String>,
+    /// `effectDays`
+    ///
+    /// Wire name `effectDays`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(rename = "effectDays", default, skip_serializing_if = "Option::is_none")]
+    pub effect_days: Option<i64>,
+    /// `deviceCount`
+    ///
+    /// Wire name `deviceCount`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
+    pub device_count: Option<i64>,
+    /// `affectedDeviceCount`
+    ///
+    /// Wire name `affectedDeviceCount`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(
+        rename = "affectedDeviceCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub affected_device_count: Option<i64>,
+    /// `alm`
+    ///
+    /// Wire name `alm`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alm: Option<bool>,
+    /// `almExtraEntitlementInfoDto`
+    ///
+    /// Wire name `almExtraEntitlementInfoDto`; `EntitlementAlmExtraEntitlementInfo`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
+    #[serde(
+        rename = "almExtraEntitlementInfoDto",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_extra_entitlement_info_dto: Option<EntitlementAlmExtraEntitlementInfo>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl BannerInformation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            device_type: None,
+            multiple_license: None,
+            effect_date: None,
+            effect_days: None,
+            device_count: None,
+            affected_device_count: None,
+            alm: None,
+            alm_extra_entitlement_info_dto: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<BannerInformationDeviceType>,
+    ) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `multipleLicense`.
+    pub fn with_multiple_license(mut self, value: impl Into<bool>) -> Self {
+        self.multiple_license = Some(value.into());
+        self
+    }
+    /// Sets `effectDate`.
+    pub fn with_effect_date(mut self, value: impl Into<String>) -> Self {
+        self.effect_date = Some(value.into());
+        self
+    }
+    /// Sets `effectDays`.
+    pub fn with_effect_days(mut self, value: impl Into<i64>) -> Self {
+        self.effect_days = Some(value.into());
+        self
+    }
+    /// Sets `deviceCount`.
+    pub fn with_device_count(mut self, value: impl Into<i64>) -> Self {
+        self.device_count = Some(value.into());
+        self
+    }
+    /// Sets `affectedDeviceCount`.
+    pub fn with_affected_device_count(mut self, value: impl Into<i64>) -> Self {
+        self.affected_device_count = Some(value.into());
+        self
+    }
+    /// Sets `alm`.
+    pub fn with_alm(mut self, value: impl Into<bool>) -> Self {
+        self.alm = Some(value.into());
+        self
+    }
+    /// Sets `almExtraEntitlementInfoDto`.
+    pub fn with_alm_extra_entitlement_info_dto(
+        mut self,
+        value: impl Into<EntitlementAlmExtraEntitlementInfo>,
+    ) -> Self {
+        self.alm_extra_entitlement_info_dto = Some(value.into());
+        self
+    }
+}
+/// Banner information device type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BannerInformationDeviceType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_SWITCH`
+    MspSwitch,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl BannerInformationDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspSwitch => "MSP_SWITCH",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for BannerInformationDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_SWITCH" => Self::MspSwitch,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for BannerInformationDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for BannerInformationDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for BannerInformationDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Create assignment request, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CreateAssignmentRequest {
+    /// `assignments`
+    ///
+    /// Wire name `assignments`; `array<AssignmentAcxRequest>`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
+    pub assignments: Vec<AssignmentAcxRequest>,
+    /// `startDate`
+    ///
+    /// Wire name `startDate`; `string`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
+    #[serde(rename = "startDate")]
+    pub start_date: String,
+    /// `endDate`
+    ///
+    /// Wire name `endDate`; `string`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
+    #[serde(rename = "endDate")]
+    pub end_date: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CreateAssignmentRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        assignments: Vec<AssignmentAcxRequest>,
+        start_date: String,
+        end_date: String,
+    ) -> Self {
+        Self {
+            assignments,
+            start_date,
+            end_date,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Entitlement, with the fields the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Entitlement {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `externalId`
+    ///
+    /// Wire name `externalId`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `EntitlementDeviceType`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<EntitlementDeviceType>,
+    /// `effectiveDate`
+    ///
+    /// Wire name `effectiveDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "effectiveDate", default, skip_serializing_if = "Option::is_none")]
+    pub effective_date: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<i64>,
+    /// `sku`
+    ///
+    /// Wire name `sku`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<String>,
+    /// `licenseName`
+    ///
+    /// Wire name `licenseName`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "licenseName", default, skip_serializing_if = "Option::is_none")]
+    pub license_name: Option<String>,
+    /// `licenseDesc`
+    ///
+    /// Wire name `licenseDesc`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "licenseDesc", default, skip_serializing_if = "Option::is_none")]
+    pub license_desc: Option<String>,
+    /// `emailStage`
+    ///
+    /// Wire name `emailStage`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "emailStage", default, skip_serializing_if = "Option::is_none")]
+    pub email_stage: Option<String>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// `alm`
+    ///
+    /// Wire name `alm`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alm: Option<bool>,
+    /// `almLicenseType`
+    ///
+    /// Wire name `almLicenseType`; `EntitlementAlmLicenseType`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "almLicenseType", default, skip_serializing_if = "Option::is_none")]
+    pub alm_license_type: Option<EntitlementAlmLicenseType>,
+    /// `almActivationId`
+    ///
+    /// Wire name `almActivationId`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(
+        rename = "almActivationId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_activation_id: Option<String>,
+    /// `almSoEntQuantity`
+    ///
+    /// Wire name `almSoEntQuantity`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(
+        rename = "almSoEntQuantity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_so_ent_quantity: Option<i64>,
+    /// `almUsedQuantity`
+    ///
+    /// Wire name `almUsedQuantity`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(
+        rename = "almUsedQuantity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_used_quantity: Option<i64>,
+    /// `extendedLicensesAssignment`
+    ///
+    /// Wire name `extendedLicensesAssignment`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(
+        rename = "extendedLicensesAssignment",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub extended_licenses_assignment: Option<bool>,
+    /// `r1Sku`
+    ///
+    /// Wire name `r1Sku`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "r1Sku", default, skip_serializing_if = "Option::is_none")]
+    pub r1_sku: Option<bool>,
+    /// `tempLicense`
+    ///
+    /// Wire name `tempLicense`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "tempLicense", default, skip_serializing_if = "Option::is_none")]
+    pub temp_license: Option<bool>,
+    /// `assignedLicense`
+    ///
+    /// Wire name `assignedLicense`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(
+        rename = "assignedLicense",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub assigned_license: Option<bool>,
+    /// `historical`
+    ///
+    /// Wire name `historical`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub historical: Option<bool>,
+    /// `graceEndDate`
+    ///
+    /// Wire name `graceEndDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "graceEndDate", default, skip_serializing_if = "Option::is_none")]
+    pub grace_end_date: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Entitlement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            external_id: None,
+            device_type: None,
+            effective_date: None,
+            expiration_date: None,
+            quantity: None,
+            sku: None,
+            license_name: None,
+            license_desc: None,
+            email_stage: None,
+            device_sub_type: None,
+            alm: None,
+            alm_license_type: None,
+            alm_activation_id: None,
+            alm_so_ent_quantity: None,
+            alm_used_quantity: None,
+            extended_licenses_assignment: None,
+            r1_sku: None,
+            temp_license: None,
+            assigned_license: None,
+            historical: None,
+            grace_end_date: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `externalId`.
+    pub fn with_external_id(mut self, value: impl Into<String>) -> Self {
+        self.external_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<EntitlementDeviceType>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `effectiveDate`.
+    pub fn with_effective_date(mut self, value: impl Into<String>) -> Self {
+        self.effective_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `sku`.
+    pub fn with_sku(mut self, value: impl Into<String>) -> Self {
+        self.sku = Some(value.into());
+        self
+    }
+    /// Sets `licenseName`.
+    pub fn with_license_name(mut self, value: impl Into<String>) -> Self {
+        self.license_name = Some(value.into());
+        self
+    }
+    /// Sets `licenseDesc`.
+    pub fn with_license_desc(mut self, value: impl Into<String>) -> Self {
+        self.license_desc = Some(value.into());
+        self
+    }
+    /// Sets `emailStage`.
+    pub fn with_email_stage(mut self, value: impl Into<String>) -> Self {
+        self.email_stage = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `alm`.
+    pub fn with_alm(mut self, value: impl Into<bool>) -> Self {
+        self.alm = Some(value.into());
+        self
+    }
+    /// Sets `almLicenseType`.
+    pub fn with_alm_license_type(
+        mut self,
+        value: impl Into<EntitlementAlmLicenseType>,
+    ) -> Self {
+        self.alm_license_type = Some(value.into());
+        self
+    }
+    /// Sets `almActivationId`.
+    pub fn with_alm_activation_id(mut self, value: impl Into<String>) -> Self {
+        self.alm_activation_id = Some(value.into());
+        self
+    }
+    /// Sets `almSoEntQuantity`.
+    pub fn with_alm_so_ent_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.alm_so_ent_quantity = Some(value.into());
+        self
+    }
+    /// Sets `almUsedQuantity`.
+    pub fn with_alm_used_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.alm_used_quantity = Some(value.into());
+        self
+    }
+    /// Sets `extendedLicensesAssignment`.
+    pub fn with_extended_licenses_assignment(mut self, value: impl Into<bool>) -> Self {
+        self.extended_licenses_assignment = Some(value.into());
+        self
+    }
+    /// Sets `r1Sku`.
+    pub fn with_r1_sku(mut self, value: impl Into<bool>) -> Self {
+        self.r1_sku = Some(value.into());
+        self
+    }
+    /// Sets `tempLicense`.
+    pub fn with_temp_license(mut self, value: impl Into<bool>) -> Self {
+        self.temp_license = Some(value.into());
+        self
+    }
+    /// Sets `assignedLicense`.
+    pub fn with_assigned_license(mut self, value: impl Into<bool>) -> Self {
+        self.assigned_license = Some(value.into());
+        self
+    }
+    /// Sets `historical`.
+    pub fn with_historical(mut self, value: impl Into<bool>) -> Self {
+        self.historical = Some(value.into());
+        self
+    }
+    /// Sets `graceEndDate`.
+    pub fn with_grace_end_date(mut self, value: impl Into<String>) -> Self {
+        self.grace_end_date = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Entitlement alm extra entitlement info, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntitlementAlmExtraEntitlementInfo {
+    /// `licenseType`
+    ///
+    /// Wire name `licenseType`; `EntitlementAlmExtraEntitlementInfoLicenseType`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<EntitlementAlmExtraEntitlementInfoLicenseType>,
+    /// `remainingQuantity`
+    ///
+    /// Wire name `remainingQuantity`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(
+        rename = "remainingQuantity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub remaining_quantity: Option<i64>,
+    /// `soEntQuantity`
+    ///
+    /// Wire name `soEntQuantity`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
+    #[serde(rename = "soEntQuantity", default, skip_serializing_if = "Option::is_none")]
+    pub so_ent_quantity: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntitlementAlmExtraEntitlementInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            license_type: None,
+            remaining_quantity: None,
+            so_ent_quantity: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(
+        mut self,
+        value: impl Into<EntitlementAlmExtraEntitlementInfoLicenseType>,
+    ) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+    /// Sets `remainingQuantity`.
+    pub fn with_remaining_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.remaining_quantity = Some(value.into());
+        self
+    }
+    /// Sets `soEntQuantity`.
+    pub fn with_so_ent_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.so_ent_quantity = Some(value.into());
+        self
+    }
+}
+/// Entitlement alm extra entitlement info license type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EntitlementAlmExtraEntitlementInfoLicenseType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_WIFI_TEMP`
+    MspWifiTemp,
+    /// `MSP_ICX`
+    MspIcx,
+    /// `MSP_ICX71L`
+    MspIcx71l,
+    /// `MSP_ICX71`
+    MspIcx71,
+    /// `MSP_ICX75`
+    MspIcx75,
+    /// `MSP_ICX76`
+    MspIcx76,
+    /// `MSP_ICX78`
+    MspIcx78,
+    /// `MSP_ICX_ANY`
+    MspIcxAny,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_EDGE_TEMP`
+    MspEdgeTemp,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_APSW_TEMP`
+    MspApswTemp,
+    /// `MSP_URLF`
+    MspUrlf,
+    /// `MSP_EDGE_SECL`
+    MspEdgeSecl,
+    /// `MSP_EDGE_SELS`
+    MspEdgeSels,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// `MSP_SLTN_TOKEN_TEMP`
+    MspSltnTokenTemp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EntitlementAlmExtraEntitlementInfoLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspWifiTemp => "MSP_WIFI_TEMP",
+            Self::MspIcx => "MSP_ICX",
+            Self::MspIcx71l => "MSP_ICX71L",
+            Self::MspIcx71 => "MSP_ICX71",
+            Self::MspIcx75 => "MSP_ICX75",
+            Self::MspIcx76 => "MSP_ICX76",
+            Self::MspIcx78 => "MSP_ICX78",
+            Self::MspIcxAny => "MSP_ICX_ANY",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspEdgeTemp => "MSP_EDGE_TEMP",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspApswTemp => "MSP_APSW_TEMP",
+            Self::MspUrlf => "MSP_URLF",
+            Self::MspEdgeSecl => "MSP_EDGE_SECL",
+            Self::MspEdgeSels => "MSP_EDGE_SELS",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::MspSltnTokenTemp => "MSP_SLTN_TOKEN_TEMP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EntitlementAlmExtraEntitlementInfoLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_WIFI_TEMP" => Self::MspWifiTemp,
+            "MSP_ICX" => Self::MspIcx,
+            "MSP_ICX71L" => Self::MspIcx71l,
+            "MSP_ICX71" => Self::MspIcx71,
+            "MSP_ICX75" => Self::MspIcx75,
+            "MSP_ICX76" => Self::MspIcx76,
+            "MSP_ICX78" => Self::MspIcx78,
+            "MSP_ICX_ANY" => Self::MspIcxAny,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_EDGE_TEMP" => Self::MspEdgeTemp,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_APSW_TEMP" => Self::MspApswTemp,
+            "MSP_URLF" => Self::MspUrlf,
+            "MSP_EDGE_SECL" => Self::MspEdgeSecl,
+            "MSP_EDGE_SELS" => Self::MspEdgeSels,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            "MSP_SLTN_TOKEN_TEMP" => Self::MspSltnTokenTemp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EntitlementAlmExtraEntitlementInfoLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EntitlementAlmExtraEntitlementInfoLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfoLicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Entitlement alm license type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EntitlementAlmLicenseType {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `APSW`
+    Apsw,
+    /// `URLF`
+    Urlf,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_TOKEN`
+    SltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EntitlementAlmLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Apsw => "APSW",
+            Self::Urlf => "URLF",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EntitlementAlmLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "APSW" => Self::Apsw,
+            "URLF" => Self::Urlf,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_TOKEN" => Self::SltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EntitlementAlmLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EntitlementAlmLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementAlmLicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Entitlement device type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EntitlementDeviceType {
+    /// `UNASSIGNED_DEVICE_TYPE`
+    UnassignedDeviceType,
+    /// `WIFI`
+    Wifi,
+    /// `LTE`
+    Lte,
+    /// `SWITCH`
+    Switch,
+    /// `ANALYTICS`
+    Analytics,
+    /// `RWG`
+    Rwg,
+    /// `EDGE`
+    Edge,
+    /// `VIRTUAL_EDGE`
+    VirtualEdge,
+    /// `APSW`
+    Apsw,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_PIN_FOR_IDENTITY`
+    SltnPinForIdentity,
+    /// `SLTN_TOKEN`
+    SltnToken,
+    /// `SLTN_PMS_INTEGRATION`
+    SltnPmsIntegration,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EntitlementDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::UnassignedDeviceType => "UNASSIGNED_DEVICE_TYPE",
+            Self::Wifi => "WIFI",
+            Self::Lte => "LTE",
+            Self::Switch => "SWITCH",
+            Self::Analytics => "ANALYTICS",
+            Self::Rwg => "RWG",
+            Self::Edge => "EDGE",
+            Self::VirtualEdge => "VIRTUAL_EDGE",
+            Self::Apsw => "APSW",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EntitlementDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNASSIGNED_DEVICE_TYPE" => Self::UnassignedDeviceType,
+            "WIFI" => Self::Wifi,
+            "LTE" => Self::Lte,
+            "SWITCH" => Self::Switch,
+            "ANALYTICS" => Self::Analytics,
+            "RWG" => Self::Rwg,
+            "EDGE" => Self::Edge,
+            "VIRTUAL_EDGE" => Self::VirtualEdge,
+            "APSW" => Self::Apsw,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
+            "SLTN_TOKEN" => Self::SltnToken,
+            "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EntitlementDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EntitlementDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// License banner, with the fields the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LicenseBanner {
+    /// `type`
+    ///
+    /// Wire name `type`; `LicenseBannerType`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<LicenseBannerType>,
+    /// `alm`
+    ///
+    /// Wire name `alm`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alm: Option<bool>,
+    /// `almExtraInfo`
+    ///
+    /// Wire name `almExtraInfo`; `AlmExtraEntitlementInfo`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "almExtraInfo", default, skip_serializing_if = "Option::is_none")]
+    pub alm_extra_info: Option<AlmExtraEntitlementInfo>,
+    /// `multipleLicense`
+    ///
+    /// Wire name `multipleLicense`; `boolean`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(
+        rename = "multipleLicense",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multiple_license: Option<bool>,
+    /// `effectDate`
+    ///
+    /// Wire name `effectDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "effectDate", default, skip_serializing_if = "Option::is_none")]
+    pub effect_date: Option<String>,
+    /// `effectDays`
+    ///
+    /// Wire name `effectDays`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "effectDays", default, skip_serializing_if = "Option::is_none")]
+    pub effect_days: Option<i64>,
+    /// `deviceCount`
+    ///
+    /// Wire name `deviceCount`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
+    pub device_count: Option<i64>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `LicenseBannerDeviceType`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<LicenseBannerDeviceType>,
+    /// `licenseType`
+    ///
+    /// Wire name `licenseType`; `LicenseBannerLicenseType`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<LicenseBannerLicenseType>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// `totalRALicense`
+    ///
+    /// Wire name `totalRALicense`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(rename = "totalRALicense", default, skip_serializing_if = "Option::is_none")]
+    pub total_ra_license: Option<i64>,
+    /// `totalActiveDevices`
+    ///
+    /// Wire name `totalActiveDevices`; `integer`; optional.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
+    #[serde(
+        rename = "totalActiveDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_active_devices: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LicenseBanner {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            alm: None,
+            alm_extra_info: None,
+            multiple_license: None,
+            effect_date: None,
+            effect_days: None,
+            device_count: None,
+            device_type: None,
+            license_type: None,
+            device_sub_type: None,
+            total_ra_license: None,
+            total_active_devices: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<LicenseBannerType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `alm`.
+    pub fn with_alm(mut self, value: impl Into<bool>) -> Self {
+        self.alm = Some(value.into());
+        self
+    }
+    /// Sets `almExtraInfo`.
+    pub fn with_alm_extra_info(
+        mut self,
+        value: impl Into<AlmExtraEntitlementInfo>,
+    ) -> Self {
+        self.alm_extra_info = Some(value.into());
+        self
+    }
+    /// Sets `multipleLicense`.
+    pub fn with_multiple_license(mut self, value: impl Into<bool>) -> Self {
+        self.multiple_license = Some(value.into());
+        self
+    }
+    /// Sets `effectDate`.
+    pub fn with_effect_date(mut self, value: impl Into<String>) -> Self {
+        self.effect_date = Some(value.into());
+        self
+    }
+    /// Sets `effectDays`.
+    pub fn with_effect_days(mut self, value: impl Into<i64>) -> Self {
+        self.effect_days = Some(value.into());
+        self
+    }
+    /// Sets `deviceCount`.
+    pub fn with_device_count(mut self, value: impl Into<i64>) -> Self {
+        self.device_count = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<LicenseBannerDeviceType>,
+    ) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(
+        mut self,
+        value: impl Into<LicenseBannerLicenseType>,
+    ) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `totalRALicense`.
+    pub fn with_total_ra_license(mut self, value: impl Into<i64>) -> Self {
+        self.total_ra_license = Some(value.into());
+        self
+    }
+    /// Sets `totalActiveDevices`.
+    pub fn with_total_active_devices(mut self, value: impl Into<i64>) -> Self {
+        self.total_active_devices = Some(value.into());
+        self
+    }
+}
+/// License banner device type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LicenseBannerDeviceType {
+    /// `UNASSIGNED_DEVICE_TYPE`
+    UnassignedDeviceType,
+    /// `WIFI`
+    Wifi,
+    /// `LTE`
+    Lte,
+    /// `SWITCH`
+    Switch,
+    /// `ANALYTICS`
+    Analytics,
+    /// `RWG`
+    Rwg,
+    /// `EDGE`
+    Edge,
+    /// `VIRTUAL_EDGE`
+    VirtualEdge,
+    /// `APSW`
+    Apsw,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_PIN_FOR_IDENTITY`
+    SltnPinForIdentity,
+    /// `SLTN_TOKEN`
+    SltnToken,
+    /// `SLTN_PMS_INTEGRATION`
+    SltnPmsIntegration,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LicenseBannerDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::UnassignedDeviceType => "UNASSIGNED_DEVICE_TYPE",
+            Self::Wifi => "WIFI",
+            Self::Lte => "LTE",
+            Self::Switch => "SWITCH",
+            Self::Analytics => "ANALYTICS",
+            Self::Rwg => "RWG",
+            Self::Edge => "EDGE",
+            Self::VirtualEdge => "VIRTUAL_EDGE",
+            Self::Apsw => "APSW",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LicenseBannerDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNASSIGNED_DEVICE_TYPE" => Self::UnassignedDeviceType,
+            "WIFI" => Self::Wifi,
+            "LTE" => Self::Lte,
+            "SWITCH" => Self::Switch,
+            "ANALYTICS" => Self::Analytics,
+            "RWG" => Self::Rwg,
+            "EDGE" => Self::Edge,
+            "VIRTUAL_EDGE" => Self::VirtualEdge,
+            "APSW" => Self::Apsw,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
+            "SLTN_TOKEN" => Self::SltnToken,
+            "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LicenseBannerDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LicenseBannerDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseBannerDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// License banner license type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LicenseBannerLicenseType {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `APSW`
+    Apsw,
+    /// `URLF`
+    Urlf,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_TOKEN`
+    SltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LicenseBannerLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Apsw => "APSW",
+            Self::Urlf => "URLF",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LicenseBannerLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "APSW" => Self::Apsw,
+            "URLF" => Self::Urlf,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_TOKEN" => Self::SltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LicenseBannerLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LicenseBannerLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseBannerLicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// License banner type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LicenseBannerType {
+    /// `INITIAL`
+    Initial,
+    /// `CLOSE_TO_EXPIRATION`
+    CloseToExpiration,
+    /// `GRACE_PERIOD`
+    GracePeriod,
+    /// `AFTER_GRACE_PERIOD`
+    AfterGracePeriod,
+    /// `RA_BELOW_90_PERCENT_OF_DEVICES`
+    RaBelow90PercentOfDevices,
+    /// `RA_BELOW_50_PERCENT_OF_DEVICES`
+    RaBelow50PercentOfDevices,
+    /// `RA_ONBOARD_ONLY`
+    RaOnboardOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LicenseBannerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Initial => "INITIAL",
+            Self::CloseToExpiration => "CLOSE_TO_EXPIRATION",
+            Self::GracePeriod => "GRACE_PERIOD",
+            Self::AfterGracePeriod => "AFTER_GRACE_PERIOD",
+            Self::RaBelow90PercentOfDevices => "RA_BELOW_90_PERCENT_OF_DEVICES",
+            Self::RaBelow50PercentOfDevices => "RA_BELOW_50_PERCENT_OF_DEVICES",
+            Self::RaOnboardOnly => "RA_ONBOARD_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LicenseBannerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "INITIAL" => Self::Initial,
+            "CLOSE_TO_EXPIRATION" => Self::CloseToExpiration,
+            "GRACE_PERIOD" => Self::GracePeriod,
+            "AFTER_GRACE_PERIOD" => Self::AfterGracePeriod,
+            "RA_BELOW_90_PERCENT_OF_DEVICES" => Self::RaBelow90PercentOfDevices,
+            "RA_BELOW_50_PERCENT_OF_DEVICES" => Self::RaBelow50PercentOfDevices,
+            "RA_ONBOARD_ONLY" => Self::RaOnboardOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LicenseBannerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LicenseBannerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseBannerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Msp entitlement, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEntitlement {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `MspEntitlementDeviceType`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<MspEntitlementDeviceType>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// `sku`
+    ///
+    /// Wire name `sku`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<String>,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<i64>,
+    /// `effectiveDate`
+    ///
+    /// Wire name `effectiveDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "effectiveDate", default, skip_serializing_if = "Option::is_none")]
+    pub effective_date: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `lastNotificationDate`
+    ///
+    /// Wire name `lastNotificationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(
+        rename = "lastNotificationDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_notification_date: Option<String>,
+    /// `alm`
+    ///
+    /// Wire name `alm`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alm: Option<bool>,
+    /// `almActivationId`
+    ///
+    /// Wire name `almActivationId`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(
+        rename = "almActivationId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_activation_id: Option<String>,
+    /// `almSoEntQuantity`
+    ///
+    /// Wire name `almSoEntQuantity`; `integer`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(
+        rename = "almSoEntQuantity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_so_ent_quantity: Option<i64>,
+    /// `isR1Sku`
+    ///
+    /// Wire name `isR1Sku`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "isR1Sku", default, skip_serializing_if = "Option::is_none")]
+    pub is_r1_sku: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `MspEntitlementStatus`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<MspEntitlementStatus>,
+    /// `r1Sku`
+    ///
+    /// Wire name `r1Sku`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "r1Sku", default, skip_serializing_if = "Option::is_none")]
+    pub r1_sku: Option<bool>,
+    /// `isTrial`
+    ///
+    /// Wire name `isTrial`; `boolean`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
+    #[serde(rename = "isTrial", default, skip_serializing_if = "Option::is_none")]
+    pub is_trial: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEntitlement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            device_type: None,
+            device_sub_type: None,
+            sku: None,
+            quantity: None,
+            effective_date: None,
+            expiration_date: None,
+            last_notification_date: None,
+            alm: None,
+            alm_activation_id: None,
+            alm_so_ent_quantity: None,
+            is_r1_sku: None,
+            status: None,
+            r1_sku: None,
+            is_trial: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<MspEntitlementDeviceType>,
+    ) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `sku`.
+    pub fn with_sku(mut self, value: impl Into<String>) -> Self {
+        self.sku = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `effectiveDate`.
+    pub fn with_effective_date(mut self, value: impl Into<String>) -> Self {
+        self.effective_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `lastNotificationDate`.
+    pub fn with_last_notification_date(mut self, value: impl Into<String>) -> Self {
+        self.last_notification_date = Some(value.into());
+        self
+    }
+    /// Sets `alm`.
+    pub fn with_alm(mut self, value: impl Into<bool>) -> Self {
+        self.alm = Some(value.into());
+        self
+    }
+    /// Sets `almActivationId`.
+    pub fn with_alm_activation_id(mut self, value: impl Into<String>) -> Self {
+        self.alm_activation_id = Some(value.into());
+        self
+    }
+    /// Sets `almSoEntQuantity`.
+    pub fn with_alm_so_ent_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.alm_so_ent_quantity = Some(value.into());
+        self
+    }
+    /// Sets `isR1Sku`.
+    pub fn with_is_r1_sku(mut self, value: impl Into<String>) -> Self {
+        self.is_r1_sku = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<MspEntitlementStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `r1Sku`.
+    pub fn with_r1_sku(mut self, value: impl Into<bool>) -> Self {
+        self.r1_sku = Some(value.into());
+        self
+    }
+    /// Sets `isTrial`.
+    pub fn with_is_trial(mut self, value: impl Into<bool>) -> Self {
+        self.is_trial = Some(value.into());
+        self
+    }
+}
+/// Msp entitlement device type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MspEntitlementDeviceType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_SWITCH`
+    MspSwitch,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MspEntitlementDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspSwitch => "MSP_SWITCH",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MspEntitlementDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_SWITCH" => Self::MspSwitch,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MspEntitlementDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MspEntitlementDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEntitlementDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Msp entitlement status: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MspEntitlementStatus {
+    /// `FUTURE`
+    Future,
+    /// `VALID`
+    Valid,
+    /// `EXPIRED`
+    Expired,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MspEntitlementStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Future => "FUTURE",
+            Self::Valid => "VALID",
+            Self::Expired => "EXPIRED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MspEntitlementStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "FUTURE" => Self::Future,
+            "VALID" => Self::Valid,
+            "EXPIRED" => Self::Expired,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MspEntitlementStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MspEntitlementStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEntitlementStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Replacement acx request, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ReplacementAcxRequest {
+    /// `assignmentId`
+    ///
+    /// Wire name `assignmentId`; `integer`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
+    #[serde(rename = "assignmentId")]
+    pub assignment_id: i64,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
+    pub quantity: i64,
+    /// `startDate`
+    ///
+    /// Wire name `startDate`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
+    #[serde(rename = "startDate", default, skip_serializing_if = "Option::is_none")]
+    pub start_date: Option<String>,
+    /// `endDate`
+    ///
+    /// Wire name `endDate`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
+    #[serde(rename = "endDate", default, skip_serializing_if = "Option::is_none")]
+    pub end_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ReplacementAcxRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(assignment_id: i64, quantity: i64) -> Self {
+        Self {
+            assignment_id,
+            quantity,
+            start_date: None,
+            end_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `startDate`.
+    pub fn with_start_date(mut self, value: impl Into<String>) -> Self {
+        self.start_date = Some(value.into());
+        self
+    }
+    /// Sets `endDate`.
+    pub fn with_end_date(mut self, value: impl Into<String>) -> Self {
+        self.end_date = Some(value.into());
+        self
+    }
+}
+/// Revocation acx request, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml RevocationACXRequest).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RevocationAcxRequest {
+    /// `assignmentId`
+    ///
+    /// Wire name `assignmentId`; `integer`; required.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml RevocationACXRequest).
+    #[serde(rename = "assignmentId")]
+    pub assignment_id: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RevocationAcxRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(assignment_id: i64) -> Self {
+        Self {
+            assignment_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Validation errors, with the fields the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ValidationErrors {
+    /// `object`
+    ///
+    /// Wire name `object`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// `objectName`
+    ///
+    /// Wire name `objectName`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
+    #[serde(rename = "objectName", default, skip_serializing_if = "Option::is_none")]
+    pub object_name: Option<String>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `expected`
+    ///
+    /// Wire name `expected`; `string`; optional.
+    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ValidationErrors {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            object: None,
+            object_name: None,
+            value: None,
+            expected: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `object`.
+    pub fn with_object(mut self, value: impl Into<String>) -> Self {
+        self.object = Some(value.into());
+        self
+    }
+    /// Sets `objectName`.
+    pub fn with_object_name(mut self, value: impl Into<String>) -> Self {
+        self.object_name = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `expected`.
+    pub fn with_expected(mut self, value: impl Into<String>) -> Self {
+        self.expected = Some(value.into());
+        self
+    }
+}
 /// entitlements: the 27 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().entitlements()`; each method returns a request builder, and nothing
@@ -559,7 +3667,7 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Query parameter `type` (`BannerDeviceType`, builder method `type_`)
     /// - Query parameter `licenseType` (`BannerLicenseType`, builder method `license_type`)
-    /// - Response 200: raw JSON, shape not shown: The response body is not shown by the document; it holds banners (see the EntitlementBanner type) in a shape that is not shown.
+    /// - Response 200: `array<LicenseBanner>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query.
     #[deprecated(
@@ -573,7 +3681,7 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `GET /assignments` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<Assignment>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -587,12 +3695,12 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `POST /assignments` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Request body (json, required): `CreateAssignmentRequest`
+    /// - Response 201: `AssignmentOperationResponse` (Created.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     pub fn create_entitlement_assignment(
         &self,
-        body: &impl serde::Serialize,
+        body: &CreateAssignmentRequest,
     ) -> CreateEntitlementAssignment<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -606,12 +3714,12 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `DELETE /assignments` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<RevocationAcxRequest>`
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     pub fn delete_entitlement_assignments(
         &self,
-        body: &impl serde::Serialize,
+        body: &Vec<RevocationAcxRequest>,
     ) -> DeleteEntitlementAssignments<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -627,13 +3735,13 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `PATCH /assignments` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<ReplacementAcxRequest>`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     pub fn patch_entitlement_assignments(
         &self,
-        body: &impl serde::Serialize,
+        body: &Vec<ReplacementAcxRequest>,
     ) -> PatchEntitlementAssignments<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -647,7 +3755,7 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `GET /assignments/summaries` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<AssignmentSummary>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     pub fn list_entitlement_assignment_summaries(
         &self,
@@ -665,7 +3773,7 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `GET /entitlements` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<Entitlement>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
     ///
@@ -723,7 +3831,7 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `GET /mspEntitlements` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<MspEntitlement>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
     ///
@@ -765,7 +3873,7 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// `GET /mspBanners` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<BannerInformation>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older banners; deprecated by the document, no replacement named.
     #[deprecated(
@@ -1831,14 +4939,14 @@ impl<'a> ListBanners<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<LicenseBanner>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<LicenseBanner>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1881,14 +4989,14 @@ impl<'a> ListEntitlementAssignments<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<Assignment>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<Assignment>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1931,14 +5039,16 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<AssignmentOperationResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<AssignmentOperationResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2078,14 +5188,16 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<AssignmentSummary>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<AssignmentSummary>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2128,14 +5240,14 @@ impl<'a> ListEntitlements<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<Entitlement>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<Entitlement>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2288,14 +5400,14 @@ impl<'a> ListMspEntitlements<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<MspEntitlement>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<MspEntitlement>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2388,14 +5500,16 @@ impl<'a> ListMspBanners<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<BannerInformation>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<BannerInformation>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

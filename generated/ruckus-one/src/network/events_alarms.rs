@@ -16,11 +16,13 @@ pub struct EventMetasQuery {
     /// Fields to return for each record.
     ///
     /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Filters selecting the records; the metas queries require the key `ids` in it, even with an empty value.
     ///
     /// Wire name `filters`; `json`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -44,6 +46,342 @@ impl EventMetasQuery {
     /// Sets `filters`.
     pub fn with_filters(mut self, value: impl Into<serde_json::Value>) -> Self {
         self.filters = Some(value.into());
+        self
+    }
+}
+/// Events dynamic query payload, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EventsDynamicQueryPayload {
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `support`
+    ///
+    /// Wire name `support`; `boolean`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub support: Option<bool>,
+    /// `sortField`
+    ///
+    /// Wire name `sortField`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
+    pub sort_field: Option<String>,
+    /// `sortOrder`
+    ///
+    /// Wire name `sortOrder`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<String>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `searchTargetFields`
+    ///
+    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "searchTargetFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub search_target_fields: Option<Vec<String>>,
+    /// `searchString`
+    ///
+    /// Wire name `searchString`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
+    pub search_string: Option<String>,
+    /// `filters`
+    ///
+    /// Wire name `filters`; `map<array<string>>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// `clientTimeZone`
+    ///
+    /// Wire name `clientTimeZone`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "clientTimeZone", default, skip_serializing_if = "Option::is_none")]
+    pub client_time_zone: Option<String>,
+    /// `clientDateFormat`
+    ///
+    /// Wire name `clientDateFormat`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "clientDateFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_date_format: Option<String>,
+    /// `detailLevel`
+    ///
+    /// Wire name `detailLevel`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
+    pub detail_level: Option<String>,
+    /// `isSupport`
+    ///
+    /// Wire name `isSupport`; `boolean`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "isSupport", default, skip_serializing_if = "Option::is_none")]
+    pub is_support: Option<bool>,
+    /// `eventsPeriodForExport`
+    ///
+    /// Wire name `eventsPeriodForExport`; `map<string>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "eventsPeriodForExport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub events_period_for_export: Option<std::collections::BTreeMap<String, String>>,
+    /// `termField`
+    ///
+    /// Wire name `termField`; `TermField`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
+    pub term_field: Option<super::common::TermField>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EventsDynamicQueryPayload {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tenant_id: None,
+            support: None,
+            sort_field: None,
+            sort_order: None,
+            fields: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            client_time_zone: None,
+            client_date_format: None,
+            detail_level: None,
+            is_support: None,
+            events_period_for_export: None,
+            term_field: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `support`.
+    pub fn with_support(mut self, value: impl Into<bool>) -> Self {
+        self.support = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(mut self, value: impl Into<String>) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+    /// Sets `clientTimeZone`.
+    pub fn with_client_time_zone(mut self, value: impl Into<String>) -> Self {
+        self.client_time_zone = Some(value.into());
+        self
+    }
+    /// Sets `clientDateFormat`.
+    pub fn with_client_date_format(mut self, value: impl Into<String>) -> Self {
+        self.client_date_format = Some(value.into());
+        self
+    }
+    /// Sets `detailLevel`.
+    pub fn with_detail_level(mut self, value: impl Into<String>) -> Self {
+        self.detail_level = Some(value.into());
+        self
+    }
+    /// Sets `isSupport`.
+    pub fn with_is_support(mut self, value: impl Into<bool>) -> Self {
+        self.is_support = Some(value.into());
+        self
+    }
+    /// Sets `eventsPeriodForExport`.
+    pub fn with_events_period_for_export(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, String>>,
+    ) -> Self {
+        self.events_period_for_export = Some(value.into());
+        self
+    }
+    /// Sets `termField`.
+    pub fn with_term_field(
+        mut self,
+        value: impl Into<super::common::TermField>,
+    ) -> Self {
+        self.term_field = Some(value.into());
+        self
+    }
+}
+/// Last login, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LastLogin {
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `lastLoginDate`
+    ///
+    /// Wire name `lastLoginDate`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
+    #[serde(rename = "lastLoginDate", default, skip_serializing_if = "Option::is_none")]
+    pub last_login_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LastLogin {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            email: None,
+            last_login_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `lastLoginDate`.
+    pub fn with_last_login_date(mut self, value: impl Into<String>) -> Self {
+        self.last_login_date = Some(value.into());
+        self
+    }
+}
+/// Last login response, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LastLoginResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `error`
+    ///
+    /// Wire name `error`; `EventsError`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<super::common::EventsError>,
+    /// `errors`
+    ///
+    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<super::common::EventsError>>,
+    /// `count`
+    ///
+    /// Wire name `count`; `integer`; optional; format: int32.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    /// `lastLoginList`
+    ///
+    /// Wire name `lastLoginList`; `array<LastLogin>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
+    #[serde(rename = "lastLoginList", default, skip_serializing_if = "Option::is_none")]
+    pub last_login_list: Option<Vec<LastLogin>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LastLoginResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            error: None,
+            errors: None,
+            count: None,
+            last_login_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<super::common::EventsError>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `errors`.
+    pub fn with_errors(
+        mut self,
+        value: impl Into<Vec<super::common::EventsError>>,
+    ) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `lastLoginList`.
+    pub fn with_last_login_list(mut self, value: impl Into<Vec<LastLogin>>) -> Self {
+        self.last_login_list = Some(value.into());
         self
     }
 }
@@ -150,7 +488,7 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// `POST /events/csvFiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `EventsDynamicQueryPayload`
     /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportEventsCsv::version`)
     ///
@@ -159,7 +497,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Accepts sortByCountField.
     pub fn export_events_csv(
         &self,
-        body: &impl serde::Serialize,
+        body: &EventsDynamicQueryPayload,
     ) -> ExportEventsCsv<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -176,7 +514,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `GET /events/adminGroups/{adminGroupId}/latestLogins` on the `network` API.
     ///
     /// - Path parameter `adminGroupId`: Identifier of the admin group.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `LastLoginResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
     pub fn list_admin_group_latest_logins(
         &self,
@@ -235,7 +573,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `PATCH /alarms/{alarmId}` on the `network` API.
     ///
     /// - Path parameter `alarmId`: Identifier of the alarm.
-    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Request body (json, optional, builder method `body`): `string`
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
     pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
@@ -699,14 +1037,14 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LastLoginResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<LastLoginResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -918,7 +1256,7 @@ impl<'a> PatchAlarm<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
+    pub fn body(mut self, body: &String) -> Self {
         self.req.json(body);
         self
     }

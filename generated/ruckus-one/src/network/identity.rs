@@ -28,6 +28,106 @@ pub struct DpskPool {
         skip_serializing_if = "Option::is_none"
     )]
     pub identity_group_id: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `passphraseFormat`
+    ///
+    /// Wire name `passphraseFormat`; `DpskPoolPassphraseFormat`; optional.
+    #[serde(
+        rename = "passphraseFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub passphrase_format: Option<DpskPoolPassphraseFormat>,
+    /// `passphraseLength`
+    ///
+    /// Wire name `passphraseLength`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "passphraseLength",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub passphrase_length: Option<i64>,
+    /// `policyDefaultAccess`
+    ///
+    /// Wire name `policyDefaultAccess`; `boolean`; optional.
+    #[serde(
+        rename = "policyDefaultAccess",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub policy_default_access: Option<bool>,
+    /// `deviceCountLimit`
+    ///
+    /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "deviceCountLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_count_limit: Option<i64>,
+    /// `expirationType`
+    ///
+    /// Wire name `expirationType`; `DpskPoolExpirationType`; optional.
+    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_type: Option<DpskPoolExpirationType>,
+    /// `expirationOffset`
+    ///
+    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "expirationOffset",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_offset: Option<i64>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `lastModifiedDate`
+    ///
+    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    #[serde(
+        rename = "lastModifiedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_modified_date: Option<String>,
+    /// `isReferenced`
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
+    pub is_referenced: Option<bool>,
+    /// `networkCount`
+    ///
+    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
+    pub network_count: Option<i64>,
+    /// `isEnforced`
+    ///
+    /// Wire name `isEnforced`; `boolean`; optional.
+    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
+    pub is_enforced: Option<bool>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -37,12 +137,108 @@ impl DpskPool {
     pub fn new() -> Self {
         Self {
             identity_group_id: None,
+            id: None,
+            name: None,
+            passphrase_format: None,
+            passphrase_length: None,
+            policy_default_access: None,
+            device_count_limit: None,
+            expiration_type: None,
+            expiration_offset: None,
+            expiration_date: None,
+            created_date: None,
+            last_modified_date: None,
+            is_referenced: None,
+            network_count: None,
+            is_enforced: None,
+            identity_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `identityGroupId`.
     pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
         self.identity_group_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `passphraseFormat`.
+    pub fn with_passphrase_format(
+        mut self,
+        value: impl Into<DpskPoolPassphraseFormat>,
+    ) -> Self {
+        self.passphrase_format = Some(value.into());
+        self
+    }
+    /// Sets `passphraseLength`.
+    pub fn with_passphrase_length(mut self, value: impl Into<i64>) -> Self {
+        self.passphrase_length = Some(value.into());
+        self
+    }
+    /// Sets `policyDefaultAccess`.
+    pub fn with_policy_default_access(mut self, value: impl Into<bool>) -> Self {
+        self.policy_default_access = Some(value.into());
+        self
+    }
+    /// Sets `deviceCountLimit`.
+    pub fn with_device_count_limit(mut self, value: impl Into<i64>) -> Self {
+        self.device_count_limit = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(
+        mut self,
+        value: impl Into<DpskPoolExpirationType>,
+    ) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModifiedDate`.
+    pub fn with_last_modified_date(mut self, value: impl Into<String>) -> Self {
+        self.last_modified_date = Some(value.into());
+        self
+    }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
         self
     }
 }
@@ -75,6 +271,129 @@ pub struct Identity {
     /// Deprecated: Removed: replaced by the `_links` object.
     #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
     pub links_2: Option<Vec<serde_json::Value>>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `groupId`
+    ///
+    /// Wire name `groupId`; `string`; optional; format: uuid.
+    #[serde(rename = "groupId", default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional; format: uuid.
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `dpskGuid`
+    ///
+    /// Wire name `dpskGuid`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(rename = "dpskGuid", default, skip_serializing_if = "Option::is_none")]
+    pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
+    /// `dpskPassphrase`
+    ///
+    /// Wire name `dpskPassphrase`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(rename = "dpskPassphrase", default, skip_serializing_if = "Option::is_none")]
+    pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// `revoked`
+    ///
+    /// Wire name `revoked`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revoked: Option<bool>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<i64>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `integer`; optional; format: int32; maximum: 8388608; minimum: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vni: Option<i64>,
+    /// `createdAt`
+    ///
+    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// `updatedAt`
+    ///
+    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<String>,
+    /// `deviceCount`
+    ///
+    /// Wire name `deviceCount`; `integer`; optional; format: int32.
+    #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
+    pub device_count: Option<i64>,
+    /// `ethernetPorts`
+    ///
+    /// Wire name `ethernetPorts`; `array<EthernetPort>`; optional.
+    #[serde(rename = "ethernetPorts", default, skip_serializing_if = "Option::is_none")]
+    pub ethernet_ports: Option<Vec<EthernetPort>>,
+    /// `switches`
+    ///
+    /// Wire name `switches`; `array<Switch>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<Vec<super::common::Switch>>,
+    /// `meteringProfileId`
+    ///
+    /// Wire name `meteringProfileId`; `string`; optional; format: uuid.
+    #[serde(
+        rename = "meteringProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub metering_profile_id: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `displayName`
+    ///
+    /// Wire name `displayName`; `string`; optional; max_length: 255.
+    #[serde(rename = "displayName", default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    /// `externalIdentityId`
+    ///
+    /// Wire name `externalIdentityId`; `string`; optional; format: uuid.
+    #[serde(
+        rename = "externalIdentityId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_identity_id: Option<String>,
+    /// `lastLoginAt`
+    ///
+    /// Wire name `lastLoginAt`; `string`; optional; format: date-time.
+    #[serde(rename = "lastLoginAt", default, skip_serializing_if = "Option::is_none")]
+    pub last_login_at: Option<String>,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -87,6 +406,29 @@ impl Identity {
             devices: None,
             links: None,
             links_2: None,
+            id: None,
+            group_id: None,
+            parent_id: None,
+            description: None,
+            name: None,
+            email: None,
+            dpsk_guid: None,
+            dpsk_passphrase: None,
+            identity_id: None,
+            revoked: None,
+            vlan: None,
+            vni: None,
+            created_at: None,
+            updated_at: None,
+            device_count: None,
+            ethernet_ports: None,
+            switches: None,
+            metering_profile_id: None,
+            expiration_date: None,
+            display_name: None,
+            external_identity_id: None,
+            last_login_at: None,
+            primary: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -108,6 +450,130 @@ impl Identity {
     /// Sets `links`.
     pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.links_2 = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `groupId`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `dpskGuid`.
+    pub fn with_dpsk_guid(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_guid = Some(value.into());
+        self
+    }
+    /// Sets `dpskPassphrase`.
+    pub fn with_dpsk_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `revoked`.
+    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
+        self.revoked = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+    /// Sets `deviceCount`.
+    pub fn with_device_count(mut self, value: impl Into<i64>) -> Self {
+        self.device_count = Some(value.into());
+        self
+    }
+    /// Sets `ethernetPorts`.
+    pub fn with_ethernet_ports(mut self, value: impl Into<Vec<EthernetPort>>) -> Self {
+        self.ethernet_ports = Some(value.into());
+        self
+    }
+    /// Sets `switches`.
+    pub fn with_switches(
+        mut self,
+        value: impl Into<Vec<super::common::Switch>>,
+    ) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+    /// Sets `meteringProfileId`.
+    pub fn with_metering_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.metering_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `displayName`.
+    pub fn with_display_name(mut self, value: impl Into<String>) -> Self {
+        self.display_name = Some(value.into());
+        self
+    }
+    /// Sets `externalIdentityId`.
+    pub fn with_external_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.external_identity_id = Some(value.into());
+        self
+    }
+    /// Sets `lastLoginAt`.
+    pub fn with_last_login_at(mut self, value: impl Into<String>) -> Self {
+        self.last_login_at = Some(value.into());
+        self
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<bool>) -> Self {
+        self.primary = Some(value.into());
         self
     }
 }
@@ -394,6 +860,31 @@ pub struct MacRegistration {
     /// Provenance: inferred (type not shown; string assumed).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `revoked`
+    ///
+    /// Wire name `revoked`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revoked: Option<bool>,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -409,6 +900,11 @@ impl MacRegistration {
             location: None,
             device_name: None,
             identity_id: None,
+            id: None,
+            expiration_date: None,
+            revoked: None,
+            mac_address: None,
+            created_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -445,6 +941,31 @@ impl MacRegistration {
     /// Sets `identityId`.
     pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
         self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `revoked`.
+    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
+        self.revoked = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
         self
     }
 }
@@ -555,6 +1076,58 @@ pub struct MacRegistrationPool {
     /// Deprecated: Removed: replaced by `_links`.
     #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
     pub links_2: Option<serde_json::Value>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `autoCleanup`
+    ///
+    /// Wire name `autoCleanup`; `boolean`; optional; default: true.
+    #[serde(rename = "autoCleanup", default, skip_serializing_if = "Option::is_none")]
+    pub auto_cleanup: Option<bool>,
+    /// `expirationOffset`
+    ///
+    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "expirationOffset",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_offset: Option<i64>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `expirationEnabled`
+    ///
+    /// Wire name `expirationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "expirationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_enabled: Option<bool>,
+    /// `registrationCount`
+    ///
+    /// Wire name `registrationCount`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "registrationCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub registration_count: Option<i64>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `policySetId`
+    ///
+    /// Wire name `policySetId`; `string`; optional.
+    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_set_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -579,6 +1152,14 @@ impl MacRegistrationPool {
             association_ids: None,
             network_ids: None,
             links_2: None,
+            id: None,
+            auto_cleanup: None,
+            expiration_offset: None,
+            expiration_date: None,
+            expiration_enabled: None,
+            registration_count: None,
+            created_date: None,
+            policy_set_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -662,6 +1243,46 @@ impl MacRegistrationPool {
         self.links_2 = Some(value.into());
         self
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `autoCleanup`.
+    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnabled`.
+    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enabled = Some(value.into());
+        self
+    }
+    /// Sets `registrationCount`.
+    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
+        self.registration_count = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of the identity, DPSK and certificate services: the items in `content` and the page counters. Other fields of the page are kept as received.
 ///
@@ -674,31 +1295,37 @@ pub struct IdentityServicePage {
     /// The items of this page.
     ///
     /// Wire name `content`; `array<json>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of items over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of items on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -708,18 +1335,33 @@ pub struct IdentityServicePage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no items.
     ///
     /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `PageableObject`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -737,6 +1379,8 @@ impl IdentityServicePage {
             first: None,
             last: None,
             empty: None,
+            sort: None,
+            pageable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -785,6 +1429,16 @@ impl IdentityServicePage {
         self.empty = Some(value.into());
         self
     }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<PageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of identities. Other fields of the page are kept as received.
 ///
@@ -797,31 +1451,37 @@ pub struct IdentityPage {
     /// The identities of this page.
     ///
     /// Wire name `content`; `array<Identity>`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<Identity>>,
     /// Number of identities over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of identities on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -831,18 +1491,33 @@ pub struct IdentityPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no identities.
     ///
     /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `IdentityPageableObject`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pageable: Option<IdentityPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -860,6 +1535,8 @@ impl IdentityPage {
             first: None,
             last: None,
             empty: None,
+            sort: None,
+            pageable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -908,6 +1585,16 @@ impl IdentityPage {
         self.empty = Some(value.into());
         self
     }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<IdentityPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of MAC registration pools. Other fields of the page are kept as received.
 ///
@@ -920,31 +1607,37 @@ pub struct MacRegistrationPoolPage {
     /// The pools of this page.
     ///
     /// Wire name `content`; `array<MacRegistrationPool>`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<MacRegistrationPool>>,
     /// Number of pools over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of pools on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -954,18 +1647,33 @@ pub struct MacRegistrationPoolPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no pools.
     ///
     /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `MacPageableObject`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -983,6 +1691,8 @@ impl MacRegistrationPoolPage {
             first: None,
             last: None,
             empty: None,
+            sort: None,
+            pageable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1031,6 +1741,16 @@ impl MacRegistrationPoolPage {
         self.empty = Some(value.into());
         self
     }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of MAC registrations. Other fields of the page are kept as received.
 ///
@@ -1043,31 +1763,37 @@ pub struct MacRegistrationPage {
     /// The registrations of this page.
     ///
     /// Wire name `content`; `array<MacRegistration>`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<MacRegistration>>,
     /// Number of registrations over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of registrations on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -1077,18 +1803,33 @@ pub struct MacRegistrationPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no registrations.
     ///
     /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `MacPageableObject`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1106,6 +1847,8 @@ impl MacRegistrationPage {
             first: None,
             last: None,
             empty: None,
+            sort: None,
+            pageable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1154,6 +1897,16 @@ impl MacRegistrationPage {
         self.empty = Some(value.into());
         self
     }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
 }
 /// Body of the MAC registration pool and registration queries: a list of criteria. Paging is set with the `page`, `size` and `sort` query parameters, not in this body.
 ///
@@ -1166,6 +1919,7 @@ pub struct MacRegistrationSearch {
     /// The criteria the results must match.
     ///
     /// Wire name `searchCriteriaList`; `array<MacRegistrationSearchCriterion>`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
     #[serde(
         rename = "searchCriteriaList",
         default,
@@ -1175,6 +1929,7 @@ pub struct MacRegistrationSearch {
     /// Which data to include; the values are not described (the description's example is ALL).
     ///
     /// Wire name `dataOption`; `string`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
     #[serde(rename = "dataOption", default, skip_serializing_if = "Option::is_none")]
     pub data_option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1215,16 +1970,19 @@ pub struct MacRegistrationSearchCriterion {
     /// Field to compare, for example `name`.
     ///
     /// Wire name `filterKey`; `string`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
     #[serde(rename = "filterKey", default, skip_serializing_if = "Option::is_none")]
     pub filter_key: Option<String>,
     /// Comparison, for example `eq`.
     ///
     /// Wire name `operation`; `string`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// Value to compare with.
     ///
     /// Wire name `value`; `json`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1491,6 +2249,127 @@ pub struct Certificate {
     /// Wire name `status`; `array<CertificateStatus>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<CertificateStatus>>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createDate`
+    ///
+    /// Wire name `createDate`; `string`; optional; format: date-time.
+    #[serde(rename = "createDate", default, skip_serializing_if = "Option::is_none")]
+    pub create_date: Option<String>,
+    /// `notBeforeDate`
+    ///
+    /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
+    #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_before_date: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `revocationDate`
+    ///
+    /// Wire name `revocationDate`; `string`; optional; format: date-time.
+    #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
+    pub revocation_date: Option<String>,
+    /// `revocationReason`
+    ///
+    /// Wire name `revocationReason`; `string`; optional.
+    #[serde(
+        rename = "revocationReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_reason: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `shaThumbprint`
+    ///
+    /// Wire name `shaThumbprint`; `string`; optional.
+    #[serde(rename = "shaThumbprint", default, skip_serializing_if = "Option::is_none")]
+    pub sha_thumbprint: Option<String>,
+    /// `publicKeyBase64`
+    ///
+    /// Wire name `publicKeyBase64`; `string`; optional.
+    #[serde(
+        rename = "publicKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub public_key_base64: Option<String>,
+    /// `organization`
+    ///
+    /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<String>,
+    /// `keyLength`
+    ///
+    /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
+    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
+    pub key_length: Option<i64>,
+    /// `locality`
+    ///
+    /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `organizationUnit`
+    ///
+    /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(
+        rename = "organizationUnit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub organization_unit: Option<String>,
+    /// `privateKeyBase64`
+    ///
+    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(
+        rename = "privateKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub private_key_base64: Option<ruckus_one_runtime::Secret>,
+    /// `chain`
+    ///
+    /// Wire name `chain`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// `details`
+    ///
+    /// Wire name `details`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
+    /// `algorithm`
+    ///
+    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<AlgorithmEnum>,
+    /// `csrString`
+    ///
+    /// Wire name `csrString`; `string`; optional.
+    #[serde(rename = "csrString", default, skip_serializing_if = "Option::is_none")]
+    pub csr_string: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1507,6 +2386,27 @@ impl Certificate {
             key_usages: None,
             extended_key_usages: None,
             status: None,
+            id: None,
+            create_date: None,
+            not_before_date: None,
+            email: None,
+            title: None,
+            revocation_date: None,
+            revocation_reason: None,
+            serial_number: None,
+            sha_thumbprint: None,
+            public_key_base64: None,
+            organization: None,
+            key_length: None,
+            locality: None,
+            state: None,
+            country: None,
+            organization_unit: None,
+            private_key_base64: None,
+            chain: None,
+            details: None,
+            algorithm: None,
+            csr_string: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1551,6 +2451,114 @@ impl Certificate {
         self.status = Some(value.into());
         self
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createDate`.
+    pub fn with_create_date(mut self, value: impl Into<String>) -> Self {
+        self.create_date = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeDate`.
+    pub fn with_not_before_date(mut self, value: impl Into<String>) -> Self {
+        self.not_before_date = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `revocationDate`.
+    pub fn with_revocation_date(mut self, value: impl Into<String>) -> Self {
+        self.revocation_date = Some(value.into());
+        self
+    }
+    /// Sets `revocationReason`.
+    pub fn with_revocation_reason(mut self, value: impl Into<String>) -> Self {
+        self.revocation_reason = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `shaThumbprint`.
+    pub fn with_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
+        self.sha_thumbprint = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyBase64`.
+    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
+        self.public_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `keyLength`.
+    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `locality`.
+    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
+        self.locality = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnit`.
+    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit = Some(value.into());
+        self
+    }
+    /// Sets `privateKeyBase64`.
+    pub fn with_private_key_base64(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `chain`.
+    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
+        self.chain = Some(value.into());
+        self
+    }
+    /// Sets `details`.
+    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+        self.details = Some(value.into());
+        self
+    }
+    /// Sets `algorithm`.
+    pub fn with_algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
+        self.algorithm = Some(value.into());
+        self
+    }
+    /// Sets `csrString`.
+    pub fn with_csr_string(mut self, value: impl Into<String>) -> Self {
+        self.csr_string = Some(value.into());
+        self
+    }
 }
 /// A certificate authority. The document shows only the fields added in releases.
 ///
@@ -1583,6 +2591,142 @@ pub struct CertificateAuthority {
     /// Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
     #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `organization`
+    ///
+    /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<String>,
+    /// `organizationUnit`
+    ///
+    /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(
+        rename = "organizationUnit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub organization_unit: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `startDate`
+    ///
+    /// Wire name `startDate`; `string`; optional; format: date-time.
+    #[serde(rename = "startDate", default, skip_serializing_if = "Option::is_none")]
+    pub start_date: Option<String>,
+    /// `expireDate`
+    ///
+    /// Wire name `expireDate`; `string`; optional; format: date-time.
+    #[serde(rename = "expireDate", default, skip_serializing_if = "Option::is_none")]
+    pub expire_date: Option<String>,
+    /// `keyLength`
+    ///
+    /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
+    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
+    pub key_length: Option<i64>,
+    /// `algorithm`
+    ///
+    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<AlgorithmEnum>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `locality`
+    ///
+    /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `publicKeyBase64`
+    ///
+    /// Wire name `publicKeyBase64`; `string`; optional.
+    #[serde(
+        rename = "publicKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub public_key_base64: Option<String>,
+    /// `privateKeyBase64`
+    ///
+    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(
+        rename = "privateKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub private_key_base64: Option<ruckus_one_runtime::Secret>,
+    /// `publicKeyShaThumbprint`
+    ///
+    /// Wire name `publicKeyShaThumbprint`; `string`; optional.
+    #[serde(
+        rename = "publicKeyShaThumbprint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub public_key_sha_thumbprint: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `templateCount`
+    ///
+    /// Wire name `templateCount`; `integer`; optional; format: int32.
+    #[serde(rename = "templateCount", default, skip_serializing_if = "Option::is_none")]
+    pub template_count: Option<i64>,
+    /// `templateNames`
+    ///
+    /// Wire name `templateNames`; `array<string>`; optional.
+    #[serde(rename = "templateNames", default, skip_serializing_if = "Option::is_none")]
+    pub template_names: Option<Vec<String>>,
+    /// `ocspName`
+    ///
+    /// Wire name `ocspName`; `string`; optional.
+    #[serde(rename = "ocspName", default, skip_serializing_if = "Option::is_none")]
+    pub ocsp_name: Option<String>,
+    /// `ocspHash`
+    ///
+    /// Wire name `ocspHash`; `string`; optional.
+    #[serde(rename = "ocspHash", default, skip_serializing_if = "Option::is_none")]
+    pub ocsp_hash: Option<String>,
+    /// `chain`
+    ///
+    /// Wire name `chain`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// `details`
+    ///
+    /// Wire name `details`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1595,6 +2739,30 @@ impl CertificateAuthority {
             status: None,
             usages: None,
             key_usages: None,
+            id: None,
+            name: None,
+            description: None,
+            organization: None,
+            organization_unit: None,
+            email: None,
+            start_date: None,
+            expire_date: None,
+            key_length: None,
+            algorithm: None,
+            title: None,
+            locality: None,
+            state: None,
+            country: None,
+            public_key_base64: None,
+            private_key_base64: None,
+            public_key_sha_thumbprint: None,
+            serial_number: None,
+            template_count: None,
+            template_names: None,
+            ocsp_name: None,
+            ocsp_hash: None,
+            chain: None,
+            details: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1624,6 +2792,129 @@ impl CertificateAuthority {
         self.key_usages = Some(value.into());
         self
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnit`.
+    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `startDate`.
+    pub fn with_start_date(mut self, value: impl Into<String>) -> Self {
+        self.start_date = Some(value.into());
+        self
+    }
+    /// Sets `expireDate`.
+    pub fn with_expire_date(mut self, value: impl Into<String>) -> Self {
+        self.expire_date = Some(value.into());
+        self
+    }
+    /// Sets `keyLength`.
+    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `algorithm`.
+    pub fn with_algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
+        self.algorithm = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `locality`.
+    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
+        self.locality = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyBase64`.
+    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
+        self.public_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `privateKeyBase64`.
+    pub fn with_private_key_base64(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyShaThumbprint`.
+    pub fn with_public_key_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
+        self.public_key_sha_thumbprint = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `templateCount`.
+    pub fn with_template_count(mut self, value: impl Into<i64>) -> Self {
+        self.template_count = Some(value.into());
+        self
+    }
+    /// Sets `templateNames`.
+    pub fn with_template_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.template_names = Some(value.into());
+        self
+    }
+    /// Sets `ocspName`.
+    pub fn with_ocsp_name(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_name = Some(value.into());
+        self
+    }
+    /// Sets `ocspHash`.
+    pub fn with_ocsp_hash(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_hash = Some(value.into());
+        self
+    }
+    /// Sets `chain`.
+    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
+        self.chain = Some(value.into());
+        self
+    }
+    /// Sets `details`.
+    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+        self.details = Some(value.into());
+        self
+    }
 }
 /// A certificate template. The document shows only the fields added in releases.
 ///
@@ -1649,6 +2940,74 @@ pub struct CertificateTemplate {
     /// Wire name `onboard`; `CertificateTemplateOnboard`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onboard: Option<CertificateTemplateOnboard>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `caType`
+    ///
+    /// Wire name `caType`; `CertificateTemplateCaType`; optional.
+    #[serde(rename = "caType", default, skip_serializing_if = "Option::is_none")]
+    pub ca_type: Option<CertificateTemplateCaType>,
+    /// `defaultAccess`
+    ///
+    /// Wire name `defaultAccess`; `boolean`; optional.
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<bool>,
+    /// `policySetId`
+    ///
+    /// Wire name `policySetId`; `string`; optional.
+    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_set_id: Option<String>,
+    /// `chromebook`
+    ///
+    /// Wire name `chromebook`; `Chromebook`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chromebook: Option<Chromebook>,
+    /// `algorithm`
+    ///
+    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<AlgorithmEnum>,
+    /// `certificateCount`
+    ///
+    /// Wire name `certificateCount`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "certificateCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_count: Option<i64>,
+    /// `certificateNames`
+    ///
+    /// Wire name `certificateNames`; `array<string>`; optional.
+    #[serde(
+        rename = "certificateNames",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_names: Option<Vec<String>>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<String>>,
+    /// `networkCount`
+    ///
+    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
+    pub network_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1660,6 +3019,18 @@ impl CertificateTemplate {
             identity_group_id,
             key_length: None,
             onboard: None,
+            id: None,
+            description: None,
+            name: None,
+            ca_type: None,
+            default_access: None,
+            policy_set_id: None,
+            chromebook: None,
+            algorithm: None,
+            certificate_count: None,
+            certificate_names: None,
+            variables: None,
+            network_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1671,6 +3042,66 @@ impl CertificateTemplate {
     /// Sets `onboard`.
     pub fn with_onboard(mut self, value: impl Into<CertificateTemplateOnboard>) -> Self {
         self.onboard = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `caType`.
+    pub fn with_ca_type(mut self, value: impl Into<CertificateTemplateCaType>) -> Self {
+        self.ca_type = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<bool>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `chromebook`.
+    pub fn with_chromebook(mut self, value: impl Into<Chromebook>) -> Self {
+        self.chromebook = Some(value.into());
+        self
+    }
+    /// Sets `algorithm`.
+    pub fn with_algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
+        self.algorithm = Some(value.into());
+        self
+    }
+    /// Sets `certificateCount`.
+    pub fn with_certificate_count(mut self, value: impl Into<i64>) -> Self {
+        self.certificate_count = Some(value.into());
+        self
+    }
+    /// Sets `certificateNames`.
+    pub fn with_certificate_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.certificate_names = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
         self
     }
 }
@@ -1735,6 +3166,98 @@ pub struct ScepKey {
     /// Wire name `overrideDays`; `integer`; optional.
     #[serde(rename = "overrideDays", default, skip_serializing_if = "Option::is_none")]
     pub override_days: Option<i64>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `allowedSubnets`
+    ///
+    /// Wire name `allowedSubnets`; `string`; optional.
+    #[serde(rename = "allowedSubnets", default, skip_serializing_if = "Option::is_none")]
+    pub allowed_subnets: Option<String>,
+    /// `blockedSubnets`
+    ///
+    /// Wire name `blockedSubnets`; `string`; optional.
+    #[serde(rename = "blockedSubnets", default, skip_serializing_if = "Option::is_none")]
+    pub blocked_subnets: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `scepKey`
+    ///
+    /// Wire name `scepKey`; `string`; optional.
+    #[serde(rename = "scepKey", default, skip_serializing_if = "Option::is_none")]
+    pub scep_key: Option<String>,
+    /// `cnValue1`
+    ///
+    /// Wire name `cnValue1`; `ScepKeyCnValue1`; optional.
+    #[serde(rename = "cnValue1", default, skip_serializing_if = "Option::is_none")]
+    pub cn_value1: Option<ScepKeyCnValue1>,
+    /// `cnValue2`
+    ///
+    /// Wire name `cnValue2`; `ScepKeyCnValue2`; optional.
+    #[serde(rename = "cnValue2", default, skip_serializing_if = "Option::is_none")]
+    pub cn_value2: Option<ScepKeyCnValue2>,
+    /// `cnValue3`
+    ///
+    /// Wire name `cnValue3`; `ScepKeyCnValue3`; optional.
+    #[serde(rename = "cnValue3", default, skip_serializing_if = "Option::is_none")]
+    pub cn_value3: Option<ScepKeyCnValue3>,
+    /// `challengePasswordType`
+    ///
+    /// Wire name `challengePasswordType`; `ScepKeyChallengePasswordType`; optional.
+    #[serde(
+        rename = "challengePasswordType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub challenge_password_type: Option<ScepKeyChallengePasswordType>,
+    /// `intuneTenantId`
+    ///
+    /// Wire name `intuneTenantId`; `string`; optional.
+    #[serde(rename = "intuneTenantId", default, skip_serializing_if = "Option::is_none")]
+    pub intune_tenant_id: Option<String>,
+    /// `azureApplicationId`
+    ///
+    /// Wire name `azureApplicationId`; `string`; optional.
+    #[serde(
+        rename = "azureApplicationId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub azure_application_id: Option<String>,
+    /// `azureApplicationKey`
+    ///
+    /// Wire name `azureApplicationKey`; `string`; optional.
+    #[serde(
+        rename = "azureApplicationKey",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub azure_application_key: Option<String>,
+    /// `enrollmentUrl`
+    ///
+    /// Wire name `enrollmentUrl`; `string`; optional.
+    #[serde(rename = "enrollmentUrl", default, skip_serializing_if = "Option::is_none")]
+    pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1745,6 +3268,22 @@ impl ScepKey {
         Self {
             challenge_password: None,
             override_days: None,
+            id: None,
+            description: None,
+            enabled: None,
+            name: None,
+            allowed_subnets: None,
+            blocked_subnets: None,
+            expiration_date: None,
+            scep_key: None,
+            cn_value1: None,
+            cn_value2: None,
+            cn_value3: None,
+            challenge_password_type: None,
+            intune_tenant_id: None,
+            azure_application_id: None,
+            azure_application_key: None,
+            enrollment_url: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1761,6 +3300,89 @@ impl ScepKey {
         self.override_days = Some(value.into());
         self
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `allowedSubnets`.
+    pub fn with_allowed_subnets(mut self, value: impl Into<String>) -> Self {
+        self.allowed_subnets = Some(value.into());
+        self
+    }
+    /// Sets `blockedSubnets`.
+    pub fn with_blocked_subnets(mut self, value: impl Into<String>) -> Self {
+        self.blocked_subnets = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `scepKey`.
+    pub fn with_scep_key(mut self, value: impl Into<String>) -> Self {
+        self.scep_key = Some(value.into());
+        self
+    }
+    /// Sets `cnValue1`.
+    pub fn with_cn_value1(mut self, value: impl Into<ScepKeyCnValue1>) -> Self {
+        self.cn_value1 = Some(value.into());
+        self
+    }
+    /// Sets `cnValue2`.
+    pub fn with_cn_value2(mut self, value: impl Into<ScepKeyCnValue2>) -> Self {
+        self.cn_value2 = Some(value.into());
+        self
+    }
+    /// Sets `cnValue3`.
+    pub fn with_cn_value3(mut self, value: impl Into<ScepKeyCnValue3>) -> Self {
+        self.cn_value3 = Some(value.into());
+        self
+    }
+    /// Sets `challengePasswordType`.
+    pub fn with_challenge_password_type(
+        mut self,
+        value: impl Into<ScepKeyChallengePasswordType>,
+    ) -> Self {
+        self.challenge_password_type = Some(value.into());
+        self
+    }
+    /// Sets `intuneTenantId`.
+    pub fn with_intune_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.intune_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `azureApplicationId`.
+    pub fn with_azure_application_id(mut self, value: impl Into<String>) -> Self {
+        self.azure_application_id = Some(value.into());
+        self
+    }
+    /// Sets `azureApplicationKey`.
+    pub fn with_azure_application_key(mut self, value: impl Into<String>) -> Self {
+        self.azure_application_key = Some(value.into());
+        self
+    }
+    /// Sets `enrollmentUrl`.
+    pub fn with_enrollment_url(mut self, value: impl Into<String>) -> Self {
+        self.enrollment_url = Some(value.into());
+        self
+    }
 }
 /// Body of the certificate query operations: the common query body with a typed `filters` object. The document shows only the status filter; the other fields are those observed in practice.
 ///
@@ -1773,31 +3395,37 @@ pub struct CertificateQueryRequest {
     /// Page number, from 1.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `SortOrder`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<super::common::SortOrder>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -1807,11 +3435,13 @@ pub struct CertificateQueryRequest {
     /// `filters`
     ///
     /// Wire name `filters`; `CertificateQueryFilters`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<CertificateQueryFilters>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1906,6 +3536,4654 @@ impl CertificateQueryFilters {
     /// Sets `status`.
     pub fn with_status(mut self, value: impl Into<Vec<CertificateStatus>>) -> Self {
         self.status = Some(value.into());
+        self
+    }
+}
+/// Algorithm enum: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml AlgorithmEnum).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AlgorithmEnum {
+    /// `SHA_1`
+    Sha1,
+    /// `SHA_256`
+    Sha256,
+    /// `SHA_384`
+    Sha384,
+    /// `SHA_512`
+    Sha512,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AlgorithmEnum {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sha1 => "SHA_1",
+            Self::Sha256 => "SHA_256",
+            Self::Sha384 => "SHA_384",
+            Self::Sha512 => "SHA_512",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AlgorithmEnum {
+    fn from(s: &str) -> Self {
+        match s {
+            "SHA_1" => Self::Sha1,
+            "SHA_256" => Self::Sha256,
+            "SHA_384" => Self::Sha384,
+            "SHA_512" => Self::Sha512,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AlgorithmEnum {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AlgorithmEnum {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AlgorithmEnum {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Attribute mapping, with the fields the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml AttributeMapping).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AttributeMapping {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml AttributeMapping).
+    pub name: String,
+    /// `mappedByName`
+    ///
+    /// Wire name `mappedByName`; `string`; required; max_length: 255; min_length: 1.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml AttributeMapping).
+    #[serde(rename = "mappedByName")]
+    pub mapped_by_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AttributeMapping {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, mapped_by_name: String) -> Self {
+        Self {
+            name,
+            mapped_by_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Ca, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Ca {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255; min_length: 2.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    pub name: String,
+    /// `commonName`
+    ///
+    /// Wire name `commonName`; `string`; required; max_length: 64; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "commonName")]
+    pub common_name: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `organization`
+    ///
+    /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<String>,
+    /// `organizationUnit`
+    ///
+    /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(
+        rename = "organizationUnit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub organization_unit: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `startDate`
+    ///
+    /// Wire name `startDate`; `string`; required; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "startDate")]
+    pub start_date: String,
+    /// `expireDate`
+    ///
+    /// Wire name `expireDate`; `string`; required; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "expireDate")]
+    pub expire_date: String,
+    /// `keyLength`
+    ///
+    /// Wire name `keyLength`; `integer`; required; format: int32; maximum: 4096; minimum: 2048.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "keyLength")]
+    pub key_length: i64,
+    /// `algorithm`
+    ///
+    /// Wire name `algorithm`; `AlgorithmEnum`; required.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    pub algorithm: AlgorithmEnum,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `locality`
+    ///
+    /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `publicKeyBase64`
+    ///
+    /// Wire name `publicKeyBase64`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(
+        rename = "publicKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub public_key_base64: Option<String>,
+    /// `privateKeyBase64`
+    ///
+    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(
+        rename = "privateKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub private_key_base64: Option<ruckus_one_runtime::Secret>,
+    /// `publicKeyShaThumbprint`
+    ///
+    /// Wire name `publicKeyShaThumbprint`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(
+        rename = "publicKeyShaThumbprint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub public_key_sha_thumbprint: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `usages`
+    ///
+    /// Wire name `usages`; `array<CaUsages>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usages: Option<Vec<CaUsages>>,
+    /// `templateCount`
+    ///
+    /// Wire name `templateCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "templateCount", default, skip_serializing_if = "Option::is_none")]
+    pub template_count: Option<i64>,
+    /// `templateNames`
+    ///
+    /// Wire name `templateNames`; `array<string>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "templateNames", default, skip_serializing_if = "Option::is_none")]
+    pub template_names: Option<Vec<String>>,
+    /// `ocspName`
+    ///
+    /// Wire name `ocspName`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "ocspName", default, skip_serializing_if = "Option::is_none")]
+    pub ocsp_name: Option<String>,
+    /// `ocspHash`
+    ///
+    /// Wire name `ocspHash`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "ocspHash", default, skip_serializing_if = "Option::is_none")]
+    pub ocsp_hash: Option<String>,
+    /// `keyUsages`
+    ///
+    /// Wire name `keyUsages`; `array<CaKeyUsages>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
+    pub key_usages: Option<Vec<CaKeyUsages>>,
+    /// `chain`
+    ///
+    /// Wire name `chain`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// `details`
+    ///
+    /// Wire name `details`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `array<CaStatus>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Vec<CaStatus>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Ca {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        common_name: String,
+        start_date: String,
+        expire_date: String,
+        key_length: i64,
+        algorithm: AlgorithmEnum,
+    ) -> Self {
+        Self {
+            id: None,
+            name,
+            common_name,
+            description: None,
+            organization: None,
+            organization_unit: None,
+            email: None,
+            start_date,
+            expire_date,
+            key_length,
+            algorithm,
+            title: None,
+            locality: None,
+            state: None,
+            country: None,
+            public_key_base64: None,
+            private_key_base64: None,
+            public_key_sha_thumbprint: None,
+            serial_number: None,
+            usages: None,
+            template_count: None,
+            template_names: None,
+            ocsp_name: None,
+            ocsp_hash: None,
+            key_usages: None,
+            chain: None,
+            details: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnit`.
+    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `locality`.
+    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
+        self.locality = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyBase64`.
+    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
+        self.public_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `privateKeyBase64`.
+    pub fn with_private_key_base64(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyShaThumbprint`.
+    pub fn with_public_key_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
+        self.public_key_sha_thumbprint = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `usages`.
+    pub fn with_usages(mut self, value: impl Into<Vec<CaUsages>>) -> Self {
+        self.usages = Some(value.into());
+        self
+    }
+    /// Sets `templateCount`.
+    pub fn with_template_count(mut self, value: impl Into<i64>) -> Self {
+        self.template_count = Some(value.into());
+        self
+    }
+    /// Sets `templateNames`.
+    pub fn with_template_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.template_names = Some(value.into());
+        self
+    }
+    /// Sets `ocspName`.
+    pub fn with_ocsp_name(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_name = Some(value.into());
+        self
+    }
+    /// Sets `ocspHash`.
+    pub fn with_ocsp_hash(mut self, value: impl Into<String>) -> Self {
+        self.ocsp_hash = Some(value.into());
+        self
+    }
+    /// Sets `keyUsages`.
+    pub fn with_key_usages(mut self, value: impl Into<Vec<CaKeyUsages>>) -> Self {
+        self.key_usages = Some(value.into());
+        self
+    }
+    /// Sets `chain`.
+    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
+        self.chain = Some(value.into());
+        self
+    }
+    /// Sets `details`.
+    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+        self.details = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<Vec<CaStatus>>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Ca key usages: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CaKeyUsages {
+    /// `DIGITAL_SIGNATURE`
+    DigitalSignature,
+    /// `KEY_ENCIPHERMENT`
+    KeyEncipherment,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CaKeyUsages {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::DigitalSignature => "DIGITAL_SIGNATURE",
+            Self::KeyEncipherment => "KEY_ENCIPHERMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CaKeyUsages {
+    fn from(s: &str) -> Self {
+        match s {
+            "DIGITAL_SIGNATURE" => Self::DigitalSignature,
+            "KEY_ENCIPHERMENT" => Self::KeyEncipherment,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CaKeyUsages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CaKeyUsages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CaKeyUsages {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ca status: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CaStatus {
+    /// `INVALID`
+    Invalid,
+    /// `VALID`
+    Valid,
+    /// `REVOKED`
+    Revoked,
+    /// `EXPIRED`
+    Expired,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CaStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Invalid => "INVALID",
+            Self::Valid => "VALID",
+            Self::Revoked => "REVOKED",
+            Self::Expired => "EXPIRED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CaStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "INVALID" => Self::Invalid,
+            "VALID" => Self::Valid,
+            "REVOKED" => Self::Revoked,
+            "EXPIRED" => Self::Expired,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CaStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CaStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CaStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ca usages: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CaUsages {
+    /// `SERVER_AUTH`
+    ServerAuth,
+    /// `CLIENT_AUTH`
+    ClientAuth,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CaUsages {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ServerAuth => "SERVER_AUTH",
+            Self::ClientAuth => "CLIENT_AUTH",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CaUsages {
+    fn from(s: &str) -> Self {
+        match s {
+            "SERVER_AUTH" => Self::ServerAuth,
+            "CLIENT_AUTH" => Self::ClientAuth,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CaUsages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CaUsages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CaUsages {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Cert download request, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertDownloadRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertDownloadRequest {
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertDownloadRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `includeChain`
+    ///
+    /// Wire name `includeChain`; `boolean`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertDownloadRequest).
+    #[serde(rename = "includeChain", default, skip_serializing_if = "Option::is_none")]
+    pub include_chain: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertDownloadRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            password: None,
+            include_chain: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `includeChain`.
+    pub fn with_include_chain(mut self, value: impl Into<bool>) -> Self {
+        self.include_chain = Some(value.into());
+        self
+    }
+}
+/// Certificate template ca type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CertificateTemplateCaType {
+    /// `ONBOARD`
+    Onboard,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CertificateTemplateCaType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Onboard => "ONBOARD",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CertificateTemplateCaType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ONBOARD" => Self::Onboard,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CertificateTemplateCaType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CertificateTemplateCaType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateTemplateCaType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Chromebook, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Chromebook {
+    /// `apiKey`
+    ///
+    /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "apiKey", default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<ruckus_one_runtime::Secret>,
+    /// `certRemovalType`
+    ///
+    /// Wire name `certRemovalType`; `ChromebookCertRemovalType`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(
+        rename = "certRemovalType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cert_removal_type: Option<ChromebookCertRemovalType>,
+    /// `enrollmentType`
+    ///
+    /// Wire name `enrollmentType`; `ChromebookEnrollmentType`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "enrollmentType", default, skip_serializing_if = "Option::is_none")]
+    pub enrollment_type: Option<ChromebookEnrollmentType>,
+    /// `notifyAppId`
+    ///
+    /// Wire name `notifyAppId`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "notifyAppId", default, skip_serializing_if = "Option::is_none")]
+    pub notify_app_id: Option<String>,
+    /// `accountCredential`
+    ///
+    /// Wire name `accountCredential`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(
+        rename = "accountCredential",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub account_credential: Option<String>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; required.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    pub enabled: bool,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `projectId`
+    ///
+    /// Wire name `projectId`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "projectId", default, skip_serializing_if = "Option::is_none")]
+    pub project_id: Option<String>,
+    /// `privateKeyId`
+    ///
+    /// Wire name `privateKeyId`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "privateKeyId", default, skip_serializing_if = "Option::is_none")]
+    pub private_key_id: Option<ruckus_one_runtime::Secret>,
+    /// `privateKey`
+    ///
+    /// Wire name `privateKey`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "privateKey", default, skip_serializing_if = "Option::is_none")]
+    pub private_key: Option<ruckus_one_runtime::Secret>,
+    /// `clientEmail`
+    ///
+    /// Wire name `clientEmail`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "clientEmail", default, skip_serializing_if = "Option::is_none")]
+    pub client_email: Option<String>,
+    /// `clientId`
+    ///
+    /// Wire name `clientId`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "clientId", default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// `authUri`
+    ///
+    /// Wire name `authUri`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "authUri", default, skip_serializing_if = "Option::is_none")]
+    pub auth_uri: Option<String>,
+    /// `tokenUri`
+    ///
+    /// Wire name `tokenUri`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "tokenUri", default, skip_serializing_if = "Option::is_none")]
+    pub token_uri: Option<String>,
+    /// `enrollmentUrl`
+    ///
+    /// Wire name `enrollmentUrl`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
+    #[serde(rename = "enrollmentUrl", default, skip_serializing_if = "Option::is_none")]
+    pub enrollment_url: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Chromebook {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(enabled: bool) -> Self {
+        Self {
+            api_key: None,
+            cert_removal_type: None,
+            enrollment_type: None,
+            notify_app_id: None,
+            account_credential: None,
+            enabled,
+            type_: None,
+            project_id: None,
+            private_key_id: None,
+            private_key: None,
+            client_email: None,
+            client_id: None,
+            auth_uri: None,
+            token_uri: None,
+            enrollment_url: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apiKey`.
+    pub fn with_api_key(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.api_key = Some(value.into());
+        self
+    }
+    /// Sets `certRemovalType`.
+    pub fn with_cert_removal_type(
+        mut self,
+        value: impl Into<ChromebookCertRemovalType>,
+    ) -> Self {
+        self.cert_removal_type = Some(value.into());
+        self
+    }
+    /// Sets `enrollmentType`.
+    pub fn with_enrollment_type(
+        mut self,
+        value: impl Into<ChromebookEnrollmentType>,
+    ) -> Self {
+        self.enrollment_type = Some(value.into());
+        self
+    }
+    /// Sets `notifyAppId`.
+    pub fn with_notify_app_id(mut self, value: impl Into<String>) -> Self {
+        self.notify_app_id = Some(value.into());
+        self
+    }
+    /// Sets `accountCredential`.
+    pub fn with_account_credential(mut self, value: impl Into<String>) -> Self {
+        self.account_credential = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `projectId`.
+    pub fn with_project_id(mut self, value: impl Into<String>) -> Self {
+        self.project_id = Some(value.into());
+        self
+    }
+    /// Sets `privateKeyId`.
+    pub fn with_private_key_id(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key_id = Some(value.into());
+        self
+    }
+    /// Sets `privateKey`.
+    pub fn with_private_key(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key = Some(value.into());
+        self
+    }
+    /// Sets `clientEmail`.
+    pub fn with_client_email(mut self, value: impl Into<String>) -> Self {
+        self.client_email = Some(value.into());
+        self
+    }
+    /// Sets `clientId`.
+    pub fn with_client_id(mut self, value: impl Into<String>) -> Self {
+        self.client_id = Some(value.into());
+        self
+    }
+    /// Sets `authUri`.
+    pub fn with_auth_uri(mut self, value: impl Into<String>) -> Self {
+        self.auth_uri = Some(value.into());
+        self
+    }
+    /// Sets `tokenUri`.
+    pub fn with_token_uri(mut self, value: impl Into<String>) -> Self {
+        self.token_uri = Some(value.into());
+        self
+    }
+    /// Sets `enrollmentUrl`.
+    pub fn with_enrollment_url(mut self, value: impl Into<String>) -> Self {
+        self.enrollment_url = Some(value.into());
+        self
+    }
+}
+/// Chromebook cert removal type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChromebookCertRemovalType {
+    /// `NONE`
+    None,
+    /// `SAME_CN`
+    SameCn,
+    /// `SAME_CA`
+    SameCa,
+    /// `SAME_CN_OR_SAME_CA`
+    SameCnOrSameCa,
+    /// `ALL`
+    All,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ChromebookCertRemovalType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::SameCn => "SAME_CN",
+            Self::SameCa => "SAME_CA",
+            Self::SameCnOrSameCa => "SAME_CN_OR_SAME_CA",
+            Self::All => "ALL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ChromebookCertRemovalType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "SAME_CN" => Self::SameCn,
+            "SAME_CA" => Self::SameCa,
+            "SAME_CN_OR_SAME_CA" => Self::SameCnOrSameCa,
+            "ALL" => Self::All,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ChromebookCertRemovalType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ChromebookCertRemovalType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChromebookCertRemovalType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Chromebook enrollment type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChromebookEnrollmentType {
+    /// `USER`
+    User,
+    /// `DEVICE`
+    Device,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ChromebookEnrollmentType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::User => "USER",
+            Self::Device => "DEVICE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ChromebookEnrollmentType {
+    fn from(s: &str) -> Self {
+        match s {
+            "USER" => Self::User,
+            "DEVICE" => Self::Device,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ChromebookEnrollmentType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ChromebookEnrollmentType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChromebookEnrollmentType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk passphrase, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPassphrase {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `numberOfDevices`
+    ///
+    /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(
+        rename = "numberOfDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_devices: Option<i64>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `lastModifiedDate`
+    ///
+    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(
+        rename = "lastModifiedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_modified_date: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `revocationDate`
+    ///
+    /// Wire name `revocationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
+    pub revocation_date: Option<String>,
+    /// `revocationReason`
+    ///
+    /// Wire name `revocationReason`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(
+        rename = "revocationReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_reason: Option<String>,
+    /// `devices`
+    ///
+    /// Wire name `devices`; `array<DpskPassphraseDevice>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<Vec<DpskPassphraseDevice>>,
+    /// `isReferenced`
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
+    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
+    pub is_referenced: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPassphrase {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            passphrase: None,
+            username: None,
+            vlan_id: None,
+            number_of_devices: None,
+            created_date: None,
+            last_modified_date: None,
+            expiration_date: None,
+            email: None,
+            phone_number: None,
+            revocation_date: None,
+            revocation_reason: None,
+            devices: None,
+            is_referenced: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `numberOfDevices`.
+    pub fn with_number_of_devices(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_devices = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModifiedDate`.
+    pub fn with_last_modified_date(mut self, value: impl Into<String>) -> Self {
+        self.last_modified_date = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `revocationDate`.
+    pub fn with_revocation_date(mut self, value: impl Into<String>) -> Self {
+        self.revocation_date = Some(value.into());
+        self
+    }
+    /// Sets `revocationReason`.
+    pub fn with_revocation_reason(mut self, value: impl Into<String>) -> Self {
+        self.revocation_reason = Some(value.into());
+        self
+    }
+    /// Sets `devices`.
+    pub fn with_devices(mut self, value: impl Into<Vec<DpskPassphraseDevice>>) -> Self {
+        self.devices = Some(value.into());
+        self
+    }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+}
+/// Dpsk passphrase create, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPassphraseCreate {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `length`
+    ///
+    /// Wire name `length`; `integer`; optional; format: int32; maximum: 63; minimum: 8.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<i64>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `mac`
+    ///
+    /// Wire name `mac`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+    /// `numberOfPassphrases`
+    ///
+    /// Wire name `numberOfPassphrases`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(
+        rename = "numberOfPassphrases",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_passphrases: Option<i64>,
+    /// `numberOfDevices`
+    ///
+    /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(
+        rename = "numberOfDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_devices: Option<i64>,
+    /// `expiration`
+    ///
+    /// Wire name `expiration`; `DpskPassphraseCreateExpiration`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiration: Option<DpskPassphraseCreateExpiration>,
+    /// `numberOfDevicesType`
+    ///
+    /// Wire name `numberOfDevicesType`; `DpskPassphraseCreateNumberOfDevicesType`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(
+        rename = "numberOfDevicesType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_devices_type: Option<DpskPassphraseCreateNumberOfDevicesType>,
+    /// `format`
+    ///
+    /// Wire name `format`; `DpskPassphraseCreateFormat`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<DpskPassphraseCreateFormat>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// `vxlanId`
+    ///
+    /// Wire name `vxlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
+    #[serde(rename = "vxlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vxlan_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPassphraseCreate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            passphrase: None,
+            username: None,
+            length: None,
+            vlan_id: None,
+            mac: None,
+            number_of_passphrases: None,
+            number_of_devices: None,
+            expiration: None,
+            number_of_devices_type: None,
+            format: None,
+            expiration_date: None,
+            email: None,
+            phone_number: None,
+            identity_id: None,
+            vxlan_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `length`.
+    pub fn with_length(mut self, value: impl Into<i64>) -> Self {
+        self.length = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `numberOfPassphrases`.
+    pub fn with_number_of_passphrases(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_passphrases = Some(value.into());
+        self
+    }
+    /// Sets `numberOfDevices`.
+    pub fn with_number_of_devices(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_devices = Some(value.into());
+        self
+    }
+    /// Sets `expiration`.
+    pub fn with_expiration(
+        mut self,
+        value: impl Into<DpskPassphraseCreateExpiration>,
+    ) -> Self {
+        self.expiration = Some(value.into());
+        self
+    }
+    /// Sets `numberOfDevicesType`.
+    pub fn with_number_of_devices_type(
+        mut self,
+        value: impl Into<DpskPassphraseCreateNumberOfDevicesType>,
+    ) -> Self {
+        self.number_of_devices_type = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<DpskPassphraseCreateFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `vxlanId`.
+    pub fn with_vxlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vxlan_id = Some(value.into());
+        self
+    }
+}
+/// Dpsk passphrase create expiration: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPassphraseCreateExpiration {
+    /// `UNLIMITED`
+    Unlimited,
+    /// `ONE_DAY`
+    OneDay,
+    /// `TWO_DAYS`
+    TwoDays,
+    /// `ONE_WEEK`
+    OneWeek,
+    /// `TWO_WEEKS`
+    TwoWeeks,
+    /// `ONE_MONTH`
+    OneMonth,
+    /// `SIX_MONTHS`
+    SixMonths,
+    /// `ONE_YEAR`
+    OneYear,
+    /// `TWO_YEARS`
+    TwoYears,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPassphraseCreateExpiration {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unlimited => "UNLIMITED",
+            Self::OneDay => "ONE_DAY",
+            Self::TwoDays => "TWO_DAYS",
+            Self::OneWeek => "ONE_WEEK",
+            Self::TwoWeeks => "TWO_WEEKS",
+            Self::OneMonth => "ONE_MONTH",
+            Self::SixMonths => "SIX_MONTHS",
+            Self::OneYear => "ONE_YEAR",
+            Self::TwoYears => "TWO_YEARS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPassphraseCreateExpiration {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNLIMITED" => Self::Unlimited,
+            "ONE_DAY" => Self::OneDay,
+            "TWO_DAYS" => Self::TwoDays,
+            "ONE_WEEK" => Self::OneWeek,
+            "TWO_WEEKS" => Self::TwoWeeks,
+            "ONE_MONTH" => Self::OneMonth,
+            "SIX_MONTHS" => Self::SixMonths,
+            "ONE_YEAR" => Self::OneYear,
+            "TWO_YEARS" => Self::TwoYears,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPassphraseCreateExpiration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPassphraseCreateExpiration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateExpiration {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk passphrase create format: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPassphraseCreateFormat {
+    /// `MOST_SECURED`
+    MostSecured,
+    /// `KEYBOARD_FRIENDLY`
+    KeyboardFriendly,
+    /// `NUMBERS_ONLY`
+    NumbersOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPassphraseCreateFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MostSecured => "MOST_SECURED",
+            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
+            Self::NumbersOnly => "NUMBERS_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPassphraseCreateFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "MOST_SECURED" => Self::MostSecured,
+            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
+            "NUMBERS_ONLY" => Self::NumbersOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPassphraseCreateFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPassphraseCreateFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk passphrase create number of devices type: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPassphraseCreateNumberOfDevicesType {
+    /// `UNLIMITED`
+    Unlimited,
+    /// `LIMITED`
+    Limited,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPassphraseCreateNumberOfDevicesType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unlimited => "UNLIMITED",
+            Self::Limited => "LIMITED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPassphraseCreateNumberOfDevicesType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNLIMITED" => Self::Unlimited,
+            "LIMITED" => Self::Limited,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPassphraseCreateNumberOfDevicesType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPassphraseCreateNumberOfDevicesType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateNumberOfDevicesType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk passphrase device, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPassphraseDevice {
+    /// `mac`
+    ///
+    /// Wire name `mac`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+    /// `lastConnectedNetwork`
+    ///
+    /// Wire name `lastConnectedNetwork`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(
+        rename = "lastConnectedNetwork",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_connected_network: Option<String>,
+    /// `lastConnectedNetworkId`
+    ///
+    /// Wire name `lastConnectedNetworkId`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(
+        rename = "lastConnectedNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_connected_network_id: Option<String>,
+    /// `lastConnectedTime`
+    ///
+    /// Wire name `lastConnectedTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(
+        rename = "lastConnectedTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_connected_time: Option<String>,
+    /// `deviceConnectivity`
+    ///
+    /// Wire name `deviceConnectivity`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(
+        rename = "deviceConnectivity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_connectivity: Option<String>,
+    /// `devicePassphrase`
+    ///
+    /// Wire name `devicePassphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(
+        rename = "devicePassphrase",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `lastConnected`
+    ///
+    /// Wire name `lastConnected`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(rename = "lastConnected", default, skip_serializing_if = "Option::is_none")]
+    pub last_connected: Option<String>,
+    /// `online`
+    ///
+    /// Wire name `online`; `boolean`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub online: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPassphraseDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mac: None,
+            last_connected_network: None,
+            last_connected_network_id: None,
+            last_connected_time: None,
+            device_connectivity: None,
+            device_passphrase: None,
+            last_connected: None,
+            online: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `lastConnectedNetwork`.
+    pub fn with_last_connected_network(mut self, value: impl Into<String>) -> Self {
+        self.last_connected_network = Some(value.into());
+        self
+    }
+    /// Sets `lastConnectedNetworkId`.
+    pub fn with_last_connected_network_id(mut self, value: impl Into<String>) -> Self {
+        self.last_connected_network_id = Some(value.into());
+        self
+    }
+    /// Sets `lastConnectedTime`.
+    pub fn with_last_connected_time(mut self, value: impl Into<String>) -> Self {
+        self.last_connected_time = Some(value.into());
+        self
+    }
+    /// Sets `deviceConnectivity`.
+    pub fn with_device_connectivity(mut self, value: impl Into<String>) -> Self {
+        self.device_connectivity = Some(value.into());
+        self
+    }
+    /// Sets `devicePassphrase`.
+    pub fn with_device_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.device_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `lastConnected`.
+    pub fn with_last_connected(mut self, value: impl Into<String>) -> Self {
+        self.last_connected = Some(value.into());
+        self
+    }
+    /// Sets `online`.
+    pub fn with_online(mut self, value: impl Into<bool>) -> Self {
+        self.online = Some(value.into());
+        self
+    }
+}
+/// Dpsk pool expiration type: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPoolExpirationType {
+    /// `SPECIFIED_DATE`
+    SpecifiedDate,
+    /// `HOURS_AFTER_TIME`
+    HoursAfterTime,
+    /// `DAYS_AFTER_TIME`
+    DaysAfterTime,
+    /// `WEEKS_AFTER_TIME`
+    WeeksAfterTime,
+    /// `MONTHS_AFTER_TIME`
+    MonthsAfterTime,
+    /// `YEARS_AFTER_TIME`
+    YearsAfterTime,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPoolExpirationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SpecifiedDate => "SPECIFIED_DATE",
+            Self::HoursAfterTime => "HOURS_AFTER_TIME",
+            Self::DaysAfterTime => "DAYS_AFTER_TIME",
+            Self::WeeksAfterTime => "WEEKS_AFTER_TIME",
+            Self::MonthsAfterTime => "MONTHS_AFTER_TIME",
+            Self::YearsAfterTime => "YEARS_AFTER_TIME",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPoolExpirationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SPECIFIED_DATE" => Self::SpecifiedDate,
+            "HOURS_AFTER_TIME" => Self::HoursAfterTime,
+            "DAYS_AFTER_TIME" => Self::DaysAfterTime,
+            "WEEKS_AFTER_TIME" => Self::WeeksAfterTime,
+            "MONTHS_AFTER_TIME" => Self::MonthsAfterTime,
+            "YEARS_AFTER_TIME" => Self::YearsAfterTime,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPoolExpirationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPoolExpirationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolExpirationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk pool passphrase format: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPoolPassphraseFormat {
+    /// `MOST_SECURED`
+    MostSecured,
+    /// `KEYBOARD_FRIENDLY`
+    KeyboardFriendly,
+    /// `NUMBERS_ONLY`
+    NumbersOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPoolPassphraseFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MostSecured => "MOST_SECURED",
+            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
+            Self::NumbersOnly => "NUMBERS_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPoolPassphraseFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "MOST_SECURED" => Self::MostSecured,
+            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
+            "NUMBERS_ONLY" => Self::NumbersOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPoolPassphraseFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPoolPassphraseFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolPassphraseFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ethernet port, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EthernetPort {
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; required.
+    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+    #[serde(rename = "macAddress")]
+    pub mac_address: String,
+    /// `portIndex`
+    ///
+    /// Wire name `portIndex`; `integer`; required; format: int32.
+    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+    #[serde(rename = "portIndex")]
+    pub port_index: i64,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255.
+    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+    pub name: String,
+    /// `createdAt`
+    ///
+    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// `updatedAt`
+    ///
+    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+    #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<String>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional; format: uuid.
+    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EthernetPort {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(mac_address: String, port_index: i64, name: String) -> Self {
+        Self {
+            mac_address,
+            port_index,
+            name,
+            created_at: None,
+            updated_at: None,
+            identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+}
+/// Evaluation criteria, with the fields the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EvaluationCriteria {
+    /// `matchName`
+    ///
+    /// Wire name `matchName`; `string`; required.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
+    #[serde(rename = "matchName")]
+    pub match_name: String,
+    /// `value`
+    ///
+    /// Wire name `value`; `json`; required.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
+    pub value: serde_json::Value,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EvaluationCriteria {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(match_name: String, value: serde_json::Value) -> Self {
+        Self {
+            match_name,
+            value,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Evaluation report, with the fields the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EvaluationReport {
+    /// `evaluationCriteria`
+    ///
+    /// Wire name `evaluationCriteria`; `array<EvaluationCriteria>`; required.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "evaluationCriteria")]
+    pub evaluation_criteria: Vec<EvaluationCriteria>,
+    /// `wasMatched`
+    ///
+    /// Wire name `wasMatched`; `boolean`; optional.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "wasMatched", default, skip_serializing_if = "Option::is_none")]
+    pub was_matched: Option<bool>,
+    /// `policyName`
+    ///
+    /// Wire name `policyName`; `string`; optional.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
+    pub policy_name: Option<String>,
+    /// `policyId`
+    ///
+    /// Wire name `policyId`; `string`; optional; format: uuid.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_id: Option<String>,
+    /// `policyType`
+    ///
+    /// Wire name `policyType`; `EvaluationReportPolicyType`; optional.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "policyType", default, skip_serializing_if = "Option::is_none")]
+    pub policy_type: Option<EvaluationReportPolicyType>,
+    /// `onMatchResponse`
+    ///
+    /// Wire name `onMatchResponse`; `string`; optional.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(
+        rename = "onMatchResponse",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub on_match_response: Option<String>,
+    /// `identityGroupId`
+    ///
+    /// Wire name `identityGroupId`; `string`; optional.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(
+        rename = "identityGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub identity_group_id: Option<String>,
+    /// `policySetId`
+    ///
+    /// Wire name `policySetId`; `string`; optional; format: uuid.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_set_id: Option<String>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EvaluationReport {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(evaluation_criteria: Vec<EvaluationCriteria>) -> Self {
+        Self {
+            evaluation_criteria,
+            was_matched: None,
+            policy_name: None,
+            policy_id: None,
+            policy_type: None,
+            on_match_response: None,
+            identity_group_id: None,
+            policy_set_id: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `wasMatched`.
+    pub fn with_was_matched(mut self, value: impl Into<bool>) -> Self {
+        self.was_matched = Some(value.into());
+        self
+    }
+    /// Sets `policyName`.
+    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.policy_name = Some(value.into());
+        self
+    }
+    /// Sets `policyId`.
+    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_id = Some(value.into());
+        self
+    }
+    /// Sets `policyType`.
+    pub fn with_policy_type(
+        mut self,
+        value: impl Into<EvaluationReportPolicyType>,
+    ) -> Self {
+        self.policy_type = Some(value.into());
+        self
+    }
+    /// Sets `onMatchResponse`.
+    pub fn with_on_match_response(mut self, value: impl Into<String>) -> Self {
+        self.on_match_response = Some(value.into());
+        self
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Evaluation report policy type: the values the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EvaluationReportPolicyType {
+    /// `BASE`
+    Base,
+    /// `RADIUS`
+    Radius,
+    /// `DPSK`
+    Dpsk,
+    /// `UNMATCHED`
+    Unmatched,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EvaluationReportPolicyType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Base => "BASE",
+            Self::Radius => "RADIUS",
+            Self::Dpsk => "DPSK",
+            Self::Unmatched => "UNMATCHED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EvaluationReportPolicyType {
+    fn from(s: &str) -> Self {
+        match s {
+            "BASE" => Self::Base,
+            "RADIUS" => Self::Radius,
+            "DPSK" => Self::Dpsk,
+            "UNMATCHED" => Self::Unmatched,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EvaluationReportPolicyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EvaluationReportPolicyType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EvaluationReportPolicyType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Identity group, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityGroup {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    pub name: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `dpskPoolId`
+    ///
+    /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
+    pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
+    /// `macRegistrationPoolId`
+    ///
+    /// Wire name `macRegistrationPoolId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(
+        rename = "macRegistrationPoolId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_registration_pool_id: Option<String>,
+    /// `propertyId`
+    ///
+    /// Wire name `propertyId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
+    pub property_id: Option<String>,
+    /// `createdAt`
+    ///
+    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// `updatedAt`
+    ///
+    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<String>,
+    /// `certificateTemplateId`
+    ///
+    /// Wire name `certificateTemplateId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(
+        rename = "certificateTemplateId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_template_id: Option<String>,
+    /// `policySetId`
+    ///
+    /// Wire name `policySetId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_set_id: Option<String>,
+    /// `networkCount`
+    ///
+    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
+    pub network_count: Option<i64>,
+    /// `autoCleanupEnabled`
+    ///
+    /// Wire name `autoCleanupEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(
+        rename = "autoCleanupEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auto_cleanup_enabled: Option<bool>,
+    /// `templateVersion`
+    ///
+    /// Wire name `templateVersion`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(
+        rename = "templateVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_version: Option<i64>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// `personalIdentityNetworkId`
+    ///
+    /// Wire name `personalIdentityNetworkId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(
+        rename = "personalIdentityNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub personal_identity_network_id: Option<String>,
+    /// `identityCount`
+    ///
+    /// Wire name `identityCount`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
+    #[serde(rename = "identityCount", default, skip_serializing_if = "Option::is_none")]
+    pub identity_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentityGroup {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            dpsk_pool_id: None,
+            mac_registration_pool_id: None,
+            property_id: None,
+            created_at: None,
+            updated_at: None,
+            certificate_template_id: None,
+            policy_set_id: None,
+            network_count: None,
+            auto_cleanup_enabled: None,
+            template_version: None,
+            links: None,
+            personal_identity_network_id: None,
+            identity_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `dpskPoolId`.
+    pub fn with_dpsk_pool_id(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `macRegistrationPoolId`.
+    pub fn with_mac_registration_pool_id(mut self, value: impl Into<String>) -> Self {
+        self.mac_registration_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `propertyId`.
+    pub fn with_property_id(mut self, value: impl Into<String>) -> Self {
+        self.property_id = Some(value.into());
+        self
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+    /// Sets `certificateTemplateId`.
+    pub fn with_certificate_template_id(mut self, value: impl Into<String>) -> Self {
+        self.certificate_template_id = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `autoCleanupEnabled`.
+    pub fn with_auto_cleanup_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup_enabled = Some(value.into());
+        self
+    }
+    /// Sets `templateVersion`.
+    pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
+        self.template_version = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `personalIdentityNetworkId`.
+    pub fn with_personal_identity_network_id(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.personal_identity_network_id = Some(value.into());
+        self
+    }
+    /// Sets `identityCount`.
+    pub fn with_identity_count(mut self, value: impl Into<i64>) -> Self {
+        self.identity_count = Some(value.into());
+        self
+    }
+}
+/// Identity group search, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityGroupSearch {
+    /// `personalIdentityNetworkId`
+    ///
+    /// Wire name `personalIdentityNetworkId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(
+        rename = "personalIdentityNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub personal_identity_network_id: Option<String>,
+    /// `macRegistrationPoolId`
+    ///
+    /// Wire name `macRegistrationPoolId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(
+        rename = "macRegistrationPoolId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_registration_pool_id: Option<String>,
+    /// `dpskPoolId`
+    ///
+    /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
+    pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
+    /// `keyword`
+    ///
+    /// Wire name `keyword`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    /// `groupIds`
+    ///
+    /// Wire name `groupIds`; `array<string>`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(rename = "groupIds", default, skip_serializing_if = "Option::is_none")]
+    pub group_ids: Option<Vec<String>>,
+    /// `propertyId`
+    ///
+    /// Wire name `propertyId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
+    pub property_id: Option<String>,
+    /// `certificateTemplateId`
+    ///
+    /// Wire name `certificateTemplateId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(
+        rename = "certificateTemplateId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_template_id: Option<String>,
+    /// `policySetId`
+    ///
+    /// Wire name `policySetId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_set_id: Option<String>,
+    /// `networkId`
+    ///
+    /// Wire name `networkId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
+    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
+    pub network_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentityGroupSearch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            personal_identity_network_id: None,
+            mac_registration_pool_id: None,
+            dpsk_pool_id: None,
+            keyword: None,
+            group_ids: None,
+            property_id: None,
+            certificate_template_id: None,
+            policy_set_id: None,
+            network_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `personalIdentityNetworkId`.
+    pub fn with_personal_identity_network_id(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.personal_identity_network_id = Some(value.into());
+        self
+    }
+    /// Sets `macRegistrationPoolId`.
+    pub fn with_mac_registration_pool_id(mut self, value: impl Into<String>) -> Self {
+        self.mac_registration_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `dpskPoolId`.
+    pub fn with_dpsk_pool_id(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `keyword`.
+    pub fn with_keyword(mut self, value: impl Into<String>) -> Self {
+        self.keyword = Some(value.into());
+        self
+    }
+    /// Sets `groupIds`.
+    pub fn with_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.group_ids = Some(value.into());
+        self
+    }
+    /// Sets `propertyId`.
+    pub fn with_property_id(mut self, value: impl Into<String>) -> Self {
+        self.property_id = Some(value.into());
+        self
+    }
+    /// Sets `certificateTemplateId`.
+    pub fn with_certificate_template_id(mut self, value: impl Into<String>) -> Self {
+        self.certificate_template_id = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+}
+/// Identity pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityPageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaged: Option<bool>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentityPageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            page_number: None,
+            page_size: None,
+            unpaged: None,
+            paged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+}
+/// Identity search, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentitySearch {
+    /// `groupId`
+    ///
+    /// Wire name `groupId`; `string`; optional; format: uuid.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(rename = "groupId", default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
+    /// `dpskPoolId`
+    ///
+    /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
+    pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
+    /// `propertyId`
+    ///
+    /// Wire name `propertyId`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
+    pub property_id: Option<String>,
+    /// `keyword`
+    ///
+    /// Wire name `keyword`; `string`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    /// `ids`
+    ///
+    /// Wire name `ids`; `array<string>`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids: Option<Vec<String>>,
+    /// `ethernetPort`
+    ///
+    /// Wire name `ethernetPort`; `EthernetPort`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(rename = "ethernetPort", default, skip_serializing_if = "Option::is_none")]
+    pub ethernet_port: Option<EthernetPort>,
+    /// `filter`
+    ///
+    /// Wire name `filter`; `map<json>`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentitySearch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            group_id: None,
+            dpsk_pool_id: None,
+            property_id: None,
+            keyword: None,
+            ids: None,
+            ethernet_port: None,
+            filter: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `groupId`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `dpskPoolId`.
+    pub fn with_dpsk_pool_id(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `propertyId`.
+    pub fn with_property_id(mut self, value: impl Into<String>) -> Self {
+        self.property_id = Some(value.into());
+        self
+    }
+    /// Sets `keyword`.
+    pub fn with_keyword(mut self, value: impl Into<String>) -> Self {
+        self.keyword = Some(value.into());
+        self
+    }
+    /// Sets `ids`.
+    pub fn with_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ids = Some(value.into());
+        self
+    }
+    /// Sets `ethernetPort`.
+    pub fn with_ethernet_port(mut self, value: impl Into<EthernetPort>) -> Self {
+        self.ethernet_port = Some(value.into());
+        self
+    }
+    /// Sets `filter`.
+    pub fn with_filter(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, serde_json::Value>>,
+    ) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
+}
+/// Link, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Link {
+    /// `href`
+    ///
+    /// Wire name `href`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    /// `hreflang`
+    ///
+    /// Wire name `hreflang`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hreflang: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `deprecation`
+    ///
+    /// Wire name `deprecation`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<String>,
+    /// `profile`
+    ///
+    /// Wire name `profile`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `templated`
+    ///
+    /// Wire name `templated`; `boolean`; optional.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub templated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Link {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            href: None,
+            hreflang: None,
+            title: None,
+            type_: None,
+            deprecation: None,
+            profile: None,
+            name: None,
+            templated: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+}
+/// Mac pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacPageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaged: Option<bool>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacPageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            page_size: None,
+            page_number: None,
+            unpaged: None,
+            paged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+}
+/// Onboard, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Onboard {
+    /// `commonNamePattern`
+    ///
+    /// Wire name `commonNamePattern`; `string`; required; max_length: 64; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "commonNamePattern")]
+    pub common_name_pattern: String,
+    /// `emailPattern`
+    ///
+    /// Wire name `emailPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "emailPattern", default, skip_serializing_if = "Option::is_none")]
+    pub email_pattern: Option<String>,
+    /// `notAfterType`
+    ///
+    /// Wire name `notAfterType`; `OnboardNotAfterType`; required.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "notAfterType")]
+    pub not_after_type: OnboardNotAfterType,
+    /// `notAfterValue`
+    ///
+    /// Wire name `notAfterValue`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "notAfterValue", default, skip_serializing_if = "Option::is_none")]
+    pub not_after_value: Option<i64>,
+    /// `notBeforeType`
+    ///
+    /// Wire name `notBeforeType`; `OnboardNotBeforeType`; required.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "notBeforeType")]
+    pub not_before_type: OnboardNotBeforeType,
+    /// `notBeforeValue`
+    ///
+    /// Wire name `notBeforeValue`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "notBeforeValue", default, skip_serializing_if = "Option::is_none")]
+    pub not_before_value: Option<i64>,
+    /// `notAfterDate`
+    ///
+    /// Wire name `notAfterDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_after_date: Option<String>,
+    /// `notBeforeDate`
+    ///
+    /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_before_date: Option<String>,
+    /// `organizationPattern`
+    ///
+    /// Wire name `organizationPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(
+        rename = "organizationPattern",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub organization_pattern: Option<String>,
+    /// `organizationUnitPattern`
+    ///
+    /// Wire name `organizationUnitPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(
+        rename = "organizationUnitPattern",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub organization_unit_pattern: Option<String>,
+    /// `localityPattern`
+    ///
+    /// Wire name `localityPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(
+        rename = "localityPattern",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub locality_pattern: Option<String>,
+    /// `statePattern`
+    ///
+    /// Wire name `statePattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "statePattern", default, skip_serializing_if = "Option::is_none")]
+    pub state_pattern: Option<String>,
+    /// `countryPattern`
+    ///
+    /// Wire name `countryPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(rename = "countryPattern", default, skip_serializing_if = "Option::is_none")]
+    pub country_pattern: Option<String>,
+    /// `certificateType`
+    ///
+    /// Wire name `certificateType`; `OnboardCertificateType`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(
+        rename = "certificateType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_type: Option<OnboardCertificateType>,
+    /// `certificateAuthorityName`
+    ///
+    /// Wire name `certificateAuthorityName`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
+    #[serde(
+        rename = "certificateAuthorityName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_authority_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Onboard {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        common_name_pattern: String,
+        not_after_type: OnboardNotAfterType,
+        not_before_type: OnboardNotBeforeType,
+    ) -> Self {
+        Self {
+            common_name_pattern,
+            email_pattern: None,
+            not_after_type,
+            not_after_value: None,
+            not_before_type,
+            not_before_value: None,
+            not_after_date: None,
+            not_before_date: None,
+            organization_pattern: None,
+            organization_unit_pattern: None,
+            locality_pattern: None,
+            state_pattern: None,
+            country_pattern: None,
+            certificate_type: None,
+            certificate_authority_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `emailPattern`.
+    pub fn with_email_pattern(mut self, value: impl Into<String>) -> Self {
+        self.email_pattern = Some(value.into());
+        self
+    }
+    /// Sets `notAfterValue`.
+    pub fn with_not_after_value(mut self, value: impl Into<i64>) -> Self {
+        self.not_after_value = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeValue`.
+    pub fn with_not_before_value(mut self, value: impl Into<i64>) -> Self {
+        self.not_before_value = Some(value.into());
+        self
+    }
+    /// Sets `notAfterDate`.
+    pub fn with_not_after_date(mut self, value: impl Into<String>) -> Self {
+        self.not_after_date = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeDate`.
+    pub fn with_not_before_date(mut self, value: impl Into<String>) -> Self {
+        self.not_before_date = Some(value.into());
+        self
+    }
+    /// Sets `organizationPattern`.
+    pub fn with_organization_pattern(mut self, value: impl Into<String>) -> Self {
+        self.organization_pattern = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnitPattern`.
+    pub fn with_organization_unit_pattern(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit_pattern = Some(value.into());
+        self
+    }
+    /// Sets `localityPattern`.
+    pub fn with_locality_pattern(mut self, value: impl Into<String>) -> Self {
+        self.locality_pattern = Some(value.into());
+        self
+    }
+    /// Sets `statePattern`.
+    pub fn with_state_pattern(mut self, value: impl Into<String>) -> Self {
+        self.state_pattern = Some(value.into());
+        self
+    }
+    /// Sets `countryPattern`.
+    pub fn with_country_pattern(mut self, value: impl Into<String>) -> Self {
+        self.country_pattern = Some(value.into());
+        self
+    }
+    /// Sets `certificateType`.
+    pub fn with_certificate_type(
+        mut self,
+        value: impl Into<OnboardCertificateType>,
+    ) -> Self {
+        self.certificate_type = Some(value.into());
+        self
+    }
+    /// Sets `certificateAuthorityName`.
+    pub fn with_certificate_authority_name(mut self, value: impl Into<String>) -> Self {
+        self.certificate_authority_name = Some(value.into());
+        self
+    }
+}
+/// Onboard certificate type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OnboardCertificateType {
+    /// `CLIENT`
+    Client,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OnboardCertificateType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Client => "CLIENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OnboardCertificateType {
+    fn from(s: &str) -> Self {
+        match s {
+            "CLIENT" => Self::Client,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OnboardCertificateType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OnboardCertificateType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for OnboardCertificateType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Onboard not after type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OnboardNotAfterType {
+    /// `SPECIFIED_DATE`
+    SpecifiedDate,
+    /// `MINUTES`
+    Minutes,
+    /// `HOURS`
+    Hours,
+    /// `DAYS`
+    Days,
+    /// `WEEKS`
+    Weeks,
+    /// `MONTHS`
+    Months,
+    /// `QUARTERS`
+    Quarters,
+    /// `YEARS`
+    Years,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OnboardNotAfterType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SpecifiedDate => "SPECIFIED_DATE",
+            Self::Minutes => "MINUTES",
+            Self::Hours => "HOURS",
+            Self::Days => "DAYS",
+            Self::Weeks => "WEEKS",
+            Self::Months => "MONTHS",
+            Self::Quarters => "QUARTERS",
+            Self::Years => "YEARS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OnboardNotAfterType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SPECIFIED_DATE" => Self::SpecifiedDate,
+            "MINUTES" => Self::Minutes,
+            "HOURS" => Self::Hours,
+            "DAYS" => Self::Days,
+            "WEEKS" => Self::Weeks,
+            "MONTHS" => Self::Months,
+            "QUARTERS" => Self::Quarters,
+            "YEARS" => Self::Years,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OnboardNotAfterType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OnboardNotAfterType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for OnboardNotAfterType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Onboard not before type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OnboardNotBeforeType {
+    /// `SPECIFIED_DATE`
+    SpecifiedDate,
+    /// `MINUTES`
+    Minutes,
+    /// `HOURS`
+    Hours,
+    /// `DAYS`
+    Days,
+    /// `WEEKS`
+    Weeks,
+    /// `MONTHS`
+    Months,
+    /// `QUARTERS`
+    Quarters,
+    /// `YEARS`
+    Years,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OnboardNotBeforeType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SpecifiedDate => "SPECIFIED_DATE",
+            Self::Minutes => "MINUTES",
+            Self::Hours => "HOURS",
+            Self::Days => "DAYS",
+            Self::Weeks => "WEEKS",
+            Self::Months => "MONTHS",
+            Self::Quarters => "QUARTERS",
+            Self::Years => "YEARS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OnboardNotBeforeType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SPECIFIED_DATE" => Self::SpecifiedDate,
+            "MINUTES" => Self::Minutes,
+            "HOURS" => Self::Hours,
+            "DAYS" => Self::Days,
+            "WEEKS" => Self::Weeks,
+            "MONTHS" => Self::Months,
+            "QUARTERS" => Self::Quarters,
+            "YEARS" => Self::Years,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OnboardNotBeforeType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OnboardNotBeforeType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for OnboardNotBeforeType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paged: Option<bool>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            paged: None,
+            page_number: None,
+            page_size: None,
+            unpaged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+}
+/// Pool, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Pool {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    pub name: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `autoCleanup`
+    ///
+    /// Wire name `autoCleanup`; `boolean`; optional; default: true.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "autoCleanup", default, skip_serializing_if = "Option::is_none")]
+    pub auto_cleanup: Option<bool>,
+    /// `expirationType`
+    ///
+    /// Wire name `expirationType`; `PoolExpirationType`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_type: Option<PoolExpirationType>,
+    /// `expirationOffset`
+    ///
+    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(
+        rename = "expirationOffset",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_offset: Option<i64>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `ssidRegex`
+    ///
+    /// Wire name `ssidRegex`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "ssidRegex", default, skip_serializing_if = "Option::is_none")]
+    pub ssid_regex: Option<String>,
+    /// `expirationEnabled`
+    ///
+    /// Wire name `expirationEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(
+        rename = "expirationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_enabled: Option<bool>,
+    /// `registrationCount`
+    ///
+    /// Wire name `registrationCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(
+        rename = "registrationCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub registration_count: Option<i64>,
+    /// `defaultAccess`
+    ///
+    /// Wire name `defaultAccess`; `PoolDefaultAccess`; optional; default: ACCEPT.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<PoolDefaultAccess>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `policySetId`
+    ///
+    /// Wire name `policySetId`; `string`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_set_id: Option<String>,
+    /// `isReferenced`
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
+    pub is_referenced: Option<bool>,
+    /// `networkCount`
+    ///
+    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
+    pub network_count: Option<i64>,
+    /// `identityGroupId`
+    ///
+    /// Wire name `identityGroupId`; `string`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(
+        rename = "identityGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub identity_group_id: Option<String>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Pool {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            auto_cleanup: None,
+            expiration_type: None,
+            expiration_offset: None,
+            expiration_date: None,
+            ssid_regex: None,
+            expiration_enabled: None,
+            registration_count: None,
+            default_access: None,
+            created_date: None,
+            policy_set_id: None,
+            is_referenced: None,
+            network_count: None,
+            identity_group_id: None,
+            identity_id: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `autoCleanup`.
+    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
+        self.auto_cleanup = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(mut self, value: impl Into<PoolExpirationType>) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `ssidRegex`.
+    pub fn with_ssid_regex(mut self, value: impl Into<String>) -> Self {
+        self.ssid_regex = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnabled`.
+    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enabled = Some(value.into());
+        self
+    }
+    /// Sets `registrationCount`.
+    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
+        self.registration_count = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<PoolDefaultAccess>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `policySetId`.
+    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_set_id = Some(value.into());
+        self
+    }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Pool default access: the values the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml Pool (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PoolDefaultAccess {
+    /// `ACCEPT`
+    Accept,
+    /// `REJECT`
+    Reject,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PoolDefaultAccess {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Accept => "ACCEPT",
+            Self::Reject => "REJECT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PoolDefaultAccess {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACCEPT" => Self::Accept,
+            "REJECT" => Self::Reject,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PoolDefaultAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PoolDefaultAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PoolDefaultAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Pool expiration type: the values the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml Pool (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PoolExpirationType {
+    /// `SPECIFIED_DATE`
+    SpecifiedDate,
+    /// `MINUTES_AFTER_TIME`
+    MinutesAfterTime,
+    /// `HOURS_AFTER_TIME`
+    HoursAfterTime,
+    /// `DAYS_AFTER_TIME`
+    DaysAfterTime,
+    /// `WEEKS_AFTER_TIME`
+    WeeksAfterTime,
+    /// `MONTHS_AFTER_TIME`
+    MonthsAfterTime,
+    /// `QUARTERS_AFTER_TIME`
+    QuartersAfterTime,
+    /// `YEARS_AFTER_TIME`
+    YearsAfterTime,
+    /// `END_OF_HOUR`
+    EndOfHour,
+    /// `END_OF_DAY`
+    EndOfDay,
+    /// `END_OF_WEEK`
+    EndOfWeek,
+    /// `END_OF_MONTH`
+    EndOfMonth,
+    /// `END_OF_QUARTER`
+    EndOfQuarter,
+    /// `END_OF_HALF`
+    EndOfHalf,
+    /// `END_OF_YEAR`
+    EndOfYear,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PoolExpirationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SpecifiedDate => "SPECIFIED_DATE",
+            Self::MinutesAfterTime => "MINUTES_AFTER_TIME",
+            Self::HoursAfterTime => "HOURS_AFTER_TIME",
+            Self::DaysAfterTime => "DAYS_AFTER_TIME",
+            Self::WeeksAfterTime => "WEEKS_AFTER_TIME",
+            Self::MonthsAfterTime => "MONTHS_AFTER_TIME",
+            Self::QuartersAfterTime => "QUARTERS_AFTER_TIME",
+            Self::YearsAfterTime => "YEARS_AFTER_TIME",
+            Self::EndOfHour => "END_OF_HOUR",
+            Self::EndOfDay => "END_OF_DAY",
+            Self::EndOfWeek => "END_OF_WEEK",
+            Self::EndOfMonth => "END_OF_MONTH",
+            Self::EndOfQuarter => "END_OF_QUARTER",
+            Self::EndOfHalf => "END_OF_HALF",
+            Self::EndOfYear => "END_OF_YEAR",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PoolExpirationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SPECIFIED_DATE" => Self::SpecifiedDate,
+            "MINUTES_AFTER_TIME" => Self::MinutesAfterTime,
+            "HOURS_AFTER_TIME" => Self::HoursAfterTime,
+            "DAYS_AFTER_TIME" => Self::DaysAfterTime,
+            "WEEKS_AFTER_TIME" => Self::WeeksAfterTime,
+            "MONTHS_AFTER_TIME" => Self::MonthsAfterTime,
+            "QUARTERS_AFTER_TIME" => Self::QuartersAfterTime,
+            "YEARS_AFTER_TIME" => Self::YearsAfterTime,
+            "END_OF_HOUR" => Self::EndOfHour,
+            "END_OF_DAY" => Self::EndOfDay,
+            "END_OF_WEEK" => Self::EndOfWeek,
+            "END_OF_MONTH" => Self::EndOfMonth,
+            "END_OF_QUARTER" => Self::EndOfQuarter,
+            "END_OF_HALF" => Self::EndOfHalf,
+            "END_OF_YEAR" => Self::EndOfYear,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PoolExpirationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PoolExpirationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PoolExpirationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Saml idp profile action, with the fields the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileAction).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SamlIdpProfileAction {
+    /// `action`
+    ///
+    /// Wire name `action`; `SamlIdpProfileActionAction`; optional.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileAction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<SamlIdpProfileActionAction>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SamlIdpProfileAction {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            action: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<SamlIdpProfileActionAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+}
+/// Saml idp profile action action: the values the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileAction (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SamlIdpProfileActionAction {
+    /// `REFRESH_METADATA`
+    RefreshMetadata,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SamlIdpProfileActionAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::RefreshMetadata => "REFRESH_METADATA",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SamlIdpProfileActionAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "REFRESH_METADATA" => Self::RefreshMetadata,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SamlIdpProfileActionAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SamlIdpProfileActionAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SamlIdpProfileActionAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Saml idp profile request, with the fields the official description lists.
+///
+/// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SamlIdpProfileRequest {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
+    pub name: String,
+    /// `metadata`
+    ///
+    /// Wire name `metadata`; `string`; optional.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<String>,
+    /// `metadataUrl`
+    ///
+    /// Wire name `metadataUrl`; `string`; optional; max_length: 2048; min_length: 0.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
+    #[serde(rename = "metadataUrl", default, skip_serializing_if = "Option::is_none")]
+    pub metadata_url: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `attributeMappings`
+    ///
+    /// Wire name `attributeMappings`; `array<AttributeMapping>`; optional; max_items: 64; min_items: 0.
+    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
+    #[serde(
+        rename = "attributeMappings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub attribute_mappings: Option<Vec<AttributeMapping>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SamlIdpProfileRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            name,
+            metadata: None,
+            metadata_url: None,
+            updated_date: None,
+            attribute_mappings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `metadata`.
+    pub fn with_metadata(mut self, value: impl Into<String>) -> Self {
+        self.metadata = Some(value.into());
+        self
+    }
+    /// Sets `metadataUrl`.
+    pub fn with_metadata_url(mut self, value: impl Into<String>) -> Self {
+        self.metadata_url = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `attributeMappings`.
+    pub fn with_attribute_mappings(
+        mut self,
+        value: impl Into<Vec<AttributeMapping>>,
+    ) -> Self {
+        self.attribute_mappings = Some(value.into());
+        self
+    }
+}
+/// Scep key challenge password type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScepKeyChallengePasswordType {
+    /// `NONE`
+    None,
+    /// `STATIC`
+    Static,
+    /// `MICROSOFT_INTUNE`
+    MicrosoftIntune,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ScepKeyChallengePasswordType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Static => "STATIC",
+            Self::MicrosoftIntune => "MICROSOFT_INTUNE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ScepKeyChallengePasswordType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "STATIC" => Self::Static,
+            "MICROSOFT_INTUNE" => Self::MicrosoftIntune,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScepKeyChallengePasswordType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScepKeyChallengePasswordType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScepKeyChallengePasswordType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Scep key cn value1: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScepKeyCnValue1 {
+    /// `IGNORE`
+    Ignore,
+    /// `MAC_ADDRESS`
+    MacAddress,
+    /// `USERNAME`
+    Username,
+    /// `DEVICE_NAME`
+    DeviceName,
+    /// `EMAIL`
+    Email,
+    /// `LOCATION`
+    Location,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ScepKeyCnValue1 {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ignore => "IGNORE",
+            Self::MacAddress => "MAC_ADDRESS",
+            Self::Username => "USERNAME",
+            Self::DeviceName => "DEVICE_NAME",
+            Self::Email => "EMAIL",
+            Self::Location => "LOCATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ScepKeyCnValue1 {
+    fn from(s: &str) -> Self {
+        match s {
+            "IGNORE" => Self::Ignore,
+            "MAC_ADDRESS" => Self::MacAddress,
+            "USERNAME" => Self::Username,
+            "DEVICE_NAME" => Self::DeviceName,
+            "EMAIL" => Self::Email,
+            "LOCATION" => Self::Location,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScepKeyCnValue1 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScepKeyCnValue1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScepKeyCnValue1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Scep key cn value2: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScepKeyCnValue2 {
+    /// `IGNORE`
+    Ignore,
+    /// `MAC_ADDRESS`
+    MacAddress,
+    /// `USERNAME`
+    Username,
+    /// `DEVICE_NAME`
+    DeviceName,
+    /// `EMAIL`
+    Email,
+    /// `LOCATION`
+    Location,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ScepKeyCnValue2 {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ignore => "IGNORE",
+            Self::MacAddress => "MAC_ADDRESS",
+            Self::Username => "USERNAME",
+            Self::DeviceName => "DEVICE_NAME",
+            Self::Email => "EMAIL",
+            Self::Location => "LOCATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ScepKeyCnValue2 {
+    fn from(s: &str) -> Self {
+        match s {
+            "IGNORE" => Self::Ignore,
+            "MAC_ADDRESS" => Self::MacAddress,
+            "USERNAME" => Self::Username,
+            "DEVICE_NAME" => Self::DeviceName,
+            "EMAIL" => Self::Email,
+            "LOCATION" => Self::Location,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScepKeyCnValue2 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScepKeyCnValue2 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScepKeyCnValue2 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Scep key cn value3: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScepKeyCnValue3 {
+    /// `IGNORE`
+    Ignore,
+    /// `MAC_ADDRESS`
+    MacAddress,
+    /// `USERNAME`
+    Username,
+    /// `DEVICE_NAME`
+    DeviceName,
+    /// `EMAIL`
+    Email,
+    /// `LOCATION`
+    Location,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ScepKeyCnValue3 {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ignore => "IGNORE",
+            Self::MacAddress => "MAC_ADDRESS",
+            Self::Username => "USERNAME",
+            Self::DeviceName => "DEVICE_NAME",
+            Self::Email => "EMAIL",
+            Self::Location => "LOCATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ScepKeyCnValue3 {
+    fn from(s: &str) -> Self {
+        match s {
+            "IGNORE" => Self::Ignore,
+            "MAC_ADDRESS" => Self::MacAddress,
+            "USERNAME" => Self::Username,
+            "DEVICE_NAME" => Self::DeviceName,
+            "EMAIL" => Self::Email,
+            "LOCATION" => Self::Location,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScepKeyCnValue3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScepKeyCnValue3 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScepKeyCnValue3 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Sort object, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SortObject {
+    /// `empty`
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// `sorted`
+    ///
+    /// Wire name `sorted`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sorted: Option<bool>,
+    /// `unsorted`
+    ///
+    /// Wire name `unsorted`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsorted: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SortObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            empty: None,
+            sorted: None,
+            unsorted: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sorted`.
+    pub fn with_sorted(mut self, value: impl Into<bool>) -> Self {
+        self.sorted = Some(value.into());
+        self
+    }
+    /// Sets `unsorted`.
+    pub fn with_unsorted(mut self, value: impl Into<bool>) -> Self {
+        self.unsorted = Some(value.into());
+        self
+    }
+}
+/// Update certificate template, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateCertificateTemplate {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `defaultAccess`
+    ///
+    /// Wire name `defaultAccess`; `boolean`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<bool>,
+    /// `onboard`
+    ///
+    /// Wire name `onboard`; `Onboard`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub onboard: Option<Onboard>,
+    /// `chromebook`
+    ///
+    /// Wire name `chromebook`; `Chromebook`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chromebook: Option<Chromebook>,
+    /// `keyLength`
+    ///
+    /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
+    pub key_length: Option<i64>,
+    /// `algorithm`
+    ///
+    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<AlgorithmEnum>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateCertificateTemplate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            description: None,
+            name: None,
+            default_access: None,
+            onboard: None,
+            chromebook: None,
+            key_length: None,
+            algorithm: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<bool>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `onboard`.
+    pub fn with_onboard(mut self, value: impl Into<Onboard>) -> Self {
+        self.onboard = Some(value.into());
+        self
+    }
+    /// Sets `chromebook`.
+    pub fn with_chromebook(mut self, value: impl Into<Chromebook>) -> Self {
+        self.chromebook = Some(value.into());
+        self
+    }
+    /// Sets `keyLength`.
+    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `algorithm`.
+    pub fn with_algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
+        self.algorithm = Some(value.into());
+        self
+    }
+}
+/// Update server certificate, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateServerCertificate {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `revocationReason`
+    ///
+    /// Wire name `revocationReason`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
+    #[serde(
+        rename = "revocationReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_reason: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `notAfterDate`
+    ///
+    /// Wire name `notAfterDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
+    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_after_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateServerCertificate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            revocation_reason: None,
+            description: None,
+            not_after_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `revocationReason`.
+    pub fn with_revocation_reason(mut self, value: impl Into<String>) -> Self {
+        self.revocation_reason = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `notAfterDate`.
+    pub fn with_not_after_date(mut self, value: impl Into<String>) -> Self {
+        self.not_after_date = Some(value.into());
         self
     }
 }
@@ -2179,7 +8457,7 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Query parameter `usernamePrefix` (`string`, builder method `username_prefix`)
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ImportDpskPassphrases::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv (the document's ".../passphrases/csvFiles" continues the pool path /dpskServices/{poolId}, where the service has it)).
@@ -2198,7 +8476,7 @@ impl<'a> IdentityClient<'a> {
     /// `POST /dpskServices/{poolId}/passphrases` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
-    /// - Request body (json, required): raw JSON, shape not shown: The passphrase settings (such as the number of passphrases, their format, expiration and VLAN) are not shown by the document.
+    /// - Request body (json, required): `DpskPassphraseCreate`
     /// - Response 202: `string` (Accepted; the creation continues in the background.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreateDpskServicePassphrases::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2207,7 +8485,7 @@ impl<'a> IdentityClient<'a> {
     pub fn create_dpsk_service_passphrases(
         &self,
         pool_id: &str,
-        body: &impl serde::Serialize,
+        body: &DpskPassphraseCreate,
     ) -> CreateDpskServicePassphrases<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2279,7 +8557,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `id`: Identifier of the passphrase.
-    /// - Response 200: raw JSON, shape not shown: The passphrase is not shown by the document.
+    /// - Response 200: `DpskPassphrase`
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskServicePassphrase::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
@@ -2538,7 +8816,7 @@ impl<'a> IdentityClient<'a> {
     /// `GET /templates/wifiNetworks/{networkTemplateId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `networkTemplateId`: Identifier of the Wi-Fi network template.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `DpskPool`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     pub fn list_template_wifi_network_dpsk_services(
@@ -2585,7 +8863,7 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Request body (json, required): raw JSON, shape not shown: The search criteria (such as a keyword, group ids, or the linked DPSK pool, MAC registration pool, policy set or network) are not shown by the document.
+    /// - Request body (json, required): `IdentityGroupSearch`
     /// - Response 200: `IdentityServicePage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentityGroups::version`)
     /// - Pagination: `spring`, items in `content`
@@ -2593,7 +8871,7 @@ impl<'a> IdentityClient<'a> {
     /// - Provenance: reference (identity_management-0.0.2.yaml searchGroups).
     pub fn query_identity_groups(
         &self,
-        body: &impl serde::Serialize,
+        body: &IdentityGroupSearch,
     ) -> QueryIdentityGroups<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2630,7 +8908,7 @@ impl<'a> IdentityClient<'a> {
     /// `GET /identityGroups/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
-    /// - Response 200: raw JSON, shape not shown: The identity group is not shown by the document.
+    /// - Response 200: `IdentityGroup`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentityGroup::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroupById).
@@ -2823,7 +9101,7 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: raw JSON, shape not shown: The official description gives a plain list of identities (see the Identity type) for the requested page, without page counters; kept as raw JSON. (The identities of the requested page.)
+    /// - Response 200: `array<Identity>` (The identities of the requested page.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentities::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
@@ -2843,13 +9121,13 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Request body (json, required): raw JSON, shape not shown: The search criteria (such as the group, DPSK pool, keyword or identity ids) are not shown by the document.
+    /// - Request body (json, required): `IdentitySearch`
     /// - Response 200: `IdentityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentities::version`)
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
-    pub fn query_identities(&self, body: &impl serde::Serialize) -> QueryIdentities<'a> {
+    pub fn query_identities(&self, body: &IdentitySearch) -> QueryIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_IDENTITIES,
@@ -3072,7 +9350,7 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<EthernetPort>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateIdentityVenueEthernetPorts::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -3082,7 +9360,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<EthernetPort>,
     ) -> UpdateIdentityVenueEthernetPorts<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3481,7 +9759,7 @@ impl<'a> IdentityClient<'a> {
     /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `Pool`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWifiNetworkMacRegistrationPools::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     pub fn list_wifi_network_mac_registration_pools(
@@ -3521,13 +9799,13 @@ impl<'a> IdentityClient<'a> {
     /// `POST /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `CertDownloadRequest`
     /// - Response 200: `application/x-pkcs12` bytes
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
     pub fn download_certificate_private_key(
         &self,
         cert_id: &str,
-        body: &impl serde::Serialize,
+        body: &CertDownloadRequest,
     ) -> DownloadCertificatePrivateKey<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3546,14 +9824,14 @@ impl<'a> IdentityClient<'a> {
     /// `PATCH /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateServerCertificate`
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificate::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_certificate(
         &self,
         cert_id: &str,
-        body: &impl serde::Serialize,
+        body: &UpdateServerCertificate,
     ) -> PatchCertificate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3838,14 +10116,14 @@ impl<'a> IdentityClient<'a> {
     /// `PATCH /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateCertificateTemplate`
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificateTemplate::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_certificate_template(
         &self,
         template_id: &str,
-        body: &impl serde::Serialize,
+        body: &UpdateCertificateTemplate,
     ) -> PatchCertificateTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4113,7 +10391,7 @@ impl<'a> IdentityClient<'a> {
     /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `Certificate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
     pub fn list_radius_profile_certificates(
         &self,
@@ -4135,7 +10413,7 @@ impl<'a> IdentityClient<'a> {
     /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `Ca`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificateAuthorities::version`)
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId (the document's "/radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities" read as a sub-path of the RADIUS profile)).
     pub fn list_radius_profile_certificate_authorities(
@@ -4157,12 +10435,12 @@ impl<'a> IdentityClient<'a> {
     ///
     /// `POST /samlIdpProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `SamlIdpProfileRequest`
+    /// - Response 200: `EntityIdOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
     pub fn create_saml_idp_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &SamlIdpProfileRequest,
     ) -> CreateSamlIdpProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4179,7 +10457,7 @@ impl<'a> IdentityClient<'a> {
     /// `GET /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `SamlIdpProfileRequest`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSamlIdpProfile::version`)
     pub fn get_saml_idp_profile(
         &self,
@@ -4199,13 +10477,13 @@ impl<'a> IdentityClient<'a> {
     /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `SamlIdpProfileRequest`
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSamlIdpProfile::version`)
     pub fn update_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &SamlIdpProfileRequest,
     ) -> UpdateSamlIdpProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4222,13 +10500,13 @@ impl<'a> IdentityClient<'a> {
     /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `SamlIdpProfileAction`
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchSamlIdpProfile::version`)
     pub fn patch_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &SamlIdpProfileAction,
     ) -> PatchSamlIdpProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4245,7 +10523,7 @@ impl<'a> IdentityClient<'a> {
     /// `DELETE /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSamlIdpProfile::version`)
     pub fn delete_saml_idp_profile(
         &self,
@@ -4266,7 +10544,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSigningCertificateToSamlIdpProfile::version`)
     pub fn add_signing_certificate_to_saml_idp_profile(
         &self,
@@ -4290,7 +10568,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSigningCertificateFromSamlIdpProfile::version`)
     pub fn remove_signing_certificate_from_saml_idp_profile(
         &self,
@@ -4314,7 +10592,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEncryptionCertificateToSamlIdpProfile::version`)
     pub fn add_encryption_certificate_to_saml_idp_profile(
         &self,
@@ -4338,7 +10616,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEncryptionCertificateFromSamlIdpProfile::version`)
     pub fn remove_encryption_certificate_from_saml_idp_profile(
         &self,
@@ -4455,14 +10733,14 @@ impl<'a> IdentityClient<'a> {
     /// `POST /policySets/{policySetId}/evaluationReports` on the `network` API.
     ///
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `EvaluationReport`
+    /// - Response 200: `EvaluationReport`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySetEvaluationReport::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
-        body: &impl serde::Serialize,
+        body: &EvaluationReport,
     ) -> CreatePolicySetEvaluationReport<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5305,16 +11583,13 @@ impl<'a> ImportDpskPassphrases<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5692,14 +11967,14 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DpskPassphrase, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<DpskPassphrase>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6364,16 +12639,13 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<DpskPool>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -6714,16 +12986,13 @@ impl<'a> GetIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<IdentityGroup, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<IdentityGroup>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -7335,16 +13604,13 @@ impl<'a> ListIdentities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<Identity>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Vec<Identity>>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -9324,16 +15590,13 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Pool, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Pool>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -11459,16 +17722,13 @@ impl<'a> ListRadiusProfileCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Certificate, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Certificate>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -11533,16 +17793,13 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Ca, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Ca>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -11604,14 +17861,16 @@ impl<'a> CreateSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EntityIdOperationResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11675,14 +17934,14 @@ impl<'a> GetSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SamlIdpProfileRequest, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SamlIdpProfileRequest>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11746,14 +18005,19 @@ impl<'a> UpdateSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11817,14 +18081,19 @@ impl<'a> PatchSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11888,14 +18157,19 @@ impl<'a> DeleteSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11962,14 +18236,19 @@ impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12036,14 +18315,19 @@ impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12110,14 +18394,19 @@ impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12184,14 +18473,19 @@ impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12565,14 +18859,14 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EvaluationReport, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EvaluationReport>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

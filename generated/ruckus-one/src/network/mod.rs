@@ -13,12 +13,12 @@
 //! - identity: [`identity`], 108 operations
 //! - entitlements: [`entitlements`], 27 operations
 //! - tenants: [`tenants`], 68 operations
-//! - wireless networks: [`wireless_networks`], 62 operations
-//! - wireless policies: [`wireless_policies`], 120 operations
-//! - wireless venues: [`wireless_venues`], 106 operations
-//! - wireless aps: [`wireless_aps`], 79 operations
-//! - switches: [`switches`], 95 operations
-//! - Switch profiles and templates: [`switch_profiles`], 40 operations
+//! - wireless networks: [`wireless_networks`], 63 operations
+//! - wireless policies: [`wireless_policies`], 140 operations
+//! - wireless venues: [`wireless_venues`], 117 operations
+//! - wireless aps: [`wireless_aps`], 81 operations
+//! - switches: [`switches`], 104 operations
+//! - Switch profiles and templates: [`switch_profiles`], 50 operations
 //! - Switches (deprecated venue-less paths): [`switches_legacy`], 67 operations
 //! - events alarms: [`events_alarms`], 9 operations
 #[cfg(feature = "network-common")]

@@ -5,7 +5,1155 @@
 //! Switch profiles with their ACLs, trusted ports and VLANs, CLI templates, web authentication page templates, and their use on venues. Types shared with the switches area live there.
 //!
 //! Spec: `spec/network/switch_profiles.yaml`.
-/// Switch profiles and templates: the 40 operations of this area of the Network management API.
+/// Acx cli template, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplate {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
+    /// `reload`
+    ///
+    /// Wire name `reload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reload: Option<bool>,
+    /// `applyLater`
+    ///
+    /// Wire name `applyLater`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
+    #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
+    pub apply_later: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            cli: None,
+            variables: None,
+            reload: None,
+            apply_later: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<super::common::AcxCliTemplateVariableView>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `reload`.
+    pub fn with_reload(mut self, value: impl Into<bool>) -> Self {
+        self.reload = Some(value.into());
+        self
+    }
+    /// Sets `applyLater`.
+    pub fn with_apply_later(mut self, value: impl Into<bool>) -> Self {
+        self.apply_later = Some(value.into());
+        self
+    }
+}
+/// Acx cli template bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplateBo {
+    /// `applyLater`
+    ///
+    /// Wire name `applyLater`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
+    pub apply_later: Option<bool>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `reload`
+    ///
+    /// Wire name `reload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reload: Option<bool>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<super::common::AcxCliTemplateVariableBo>>,
+    /// `venueSwitches`
+    ///
+    /// Wire name `venueSwitches`; `array<VenueSwitchBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
+    #[serde(rename = "venueSwitches", default, skip_serializing_if = "Option::is_none")]
+    pub venue_switches: Option<Vec<VenueSwitchBo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplateBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            apply_later: None,
+            cli: None,
+            id: None,
+            name: None,
+            reload: None,
+            variables: None,
+            venue_switches: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applyLater`.
+    pub fn with_apply_later(mut self, value: impl Into<bool>) -> Self {
+        self.apply_later = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reload`.
+    pub fn with_reload(mut self, value: impl Into<bool>) -> Self {
+        self.reload = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<super::common::AcxCliTemplateVariableBo>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `venueSwitches`.
+    pub fn with_venue_switches(mut self, value: impl Into<Vec<VenueSwitchBo>>) -> Self {
+        self.venue_switches = Some(value.into());
+        self
+    }
+}
+/// Acx cli template switches view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplateSwitchesView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `switches`
+    ///
+    /// Wire name `switches`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplateSwitchesView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            venue_id: None,
+            switches: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `switches`.
+    pub fn with_switches(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+}
+/// Acx cli template v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplateV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<super::common::CliTemplateVariableBo>>,
+    /// `reload`
+    ///
+    /// Wire name `reload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reload: Option<bool>,
+    /// `applyLater`
+    ///
+    /// Wire name `applyLater`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
+    pub apply_later: Option<bool>,
+    /// `venueSwitches`
+    ///
+    /// Wire name `venueSwitches`; `array<AcxCliTemplateSwitchesView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
+    #[serde(rename = "venueSwitches", default, skip_serializing_if = "Option::is_none")]
+    pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplateV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            cli: None,
+            variables: None,
+            reload: None,
+            apply_later: None,
+            venue_switches: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<super::common::CliTemplateVariableBo>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `reload`.
+    pub fn with_reload(mut self, value: impl Into<bool>) -> Self {
+        self.reload = Some(value.into());
+        self
+    }
+    /// Sets `applyLater`.
+    pub fn with_apply_later(mut self, value: impl Into<bool>) -> Self {
+        self.apply_later = Some(value.into());
+        self
+    }
+    /// Sets `venueSwitches`.
+    pub fn with_venue_switches(
+        mut self,
+        value: impl Into<Vec<AcxCliTemplateSwitchesView>>,
+    ) -> Self {
+        self.venue_switches = Some(value.into());
+        self
+    }
+}
+/// Acx cli template view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AcxCliTemplateView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `variables`
+    ///
+    /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
+    /// `reload`
+    ///
+    /// Wire name `reload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reload: Option<bool>,
+    /// `applyLater`
+    ///
+    /// Wire name `applyLater`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
+    pub apply_later: Option<bool>,
+    /// `venueSwitches`
+    ///
+    /// Wire name `venueSwitches`; `array<AcxCliTemplateSwitchesView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
+    #[serde(rename = "venueSwitches", default, skip_serializing_if = "Option::is_none")]
+    pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AcxCliTemplateView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            cli: None,
+            variables: None,
+            reload: None,
+            apply_later: None,
+            venue_switches: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `variables`.
+    pub fn with_variables(
+        mut self,
+        value: impl Into<Vec<super::common::AcxCliTemplateVariableView>>,
+    ) -> Self {
+        self.variables = Some(value.into());
+        self
+    }
+    /// Sets `reload`.
+    pub fn with_reload(mut self, value: impl Into<bool>) -> Self {
+        self.reload = Some(value.into());
+        self
+    }
+    /// Sets `applyLater`.
+    pub fn with_apply_later(mut self, value: impl Into<bool>) -> Self {
+        self.apply_later = Some(value.into());
+        self
+    }
+    /// Sets `venueSwitches`.
+    pub fn with_venue_switches(
+        mut self,
+        value: impl Into<Vec<AcxCliTemplateSwitchesView>>,
+    ) -> Self {
+        self.venue_switches = Some(value.into());
+        self
+    }
+}
+/// Switch and venue view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchAndVenueView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchModel`
+    ///
+    /// Wire name `switchModel`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
+    pub switch_model: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchAndVenueView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_id: None,
+            serial_number: None,
+            switch_name: None,
+            switch_model: None,
+            venue_id: None,
+            venue_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchModel`.
+    pub fn with_switch_model(mut self, value: impl Into<String>) -> Self {
+        self.switch_model = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+}
+/// Venue switch bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueSwitchBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueSwitchBo {
+    /// `switches`
+    ///
+    /// Wire name `switches`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueSwitchBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<Vec<String>>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueSwitchBo).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueSwitchBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switches: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switches`.
+    pub fn with_switches(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Web auth page template, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WebAuthPageTemplate {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `webAuthUserIdLabel`
+    ///
+    /// Wire name `webAuthUserIdLabel`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthUserIdLabel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_user_id_label: Option<String>,
+    /// `webAuthPasswordLabel`
+    ///
+    /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthPasswordLabel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
+    /// `webAuthCustomTitle`
+    ///
+    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthCustomTitle",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_title: Option<String>,
+    /// `webAuthCustomTop`
+    ///
+    /// Wire name `webAuthCustomTop`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthCustomTop",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_top: Option<String>,
+    /// `webAuthCustomLoginButton`
+    ///
+    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthCustomLoginButton",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_login_button: Option<String>,
+    /// `webAuthCustomBottom`
+    ///
+    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthCustomBottom",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_bottom: Option<String>,
+    /// `tag`
+    ///
+    /// Wire name `tag`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// `venueCount`
+    ///
+    /// Wire name `venueCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
+    pub venue_count: Option<i64>,
+    /// `switchCount`
+    ///
+    /// Wire name `switchCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
+    pub switch_count: Option<i64>,
+    /// `switchVenueInfos`
+    ///
+    /// Wire name `switchVenueInfos`; `array<SwitchAndVenueView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "switchVenueInfos",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_venue_infos: Option<Vec<SwitchAndVenueView>>,
+    /// `webAuthPageTemplateViewList`
+    ///
+    /// Wire name `webAuthPageTemplateViewList`; `array<WebAuthPageTemplate>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
+    #[serde(
+        rename = "webAuthPageTemplateViewList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_page_template_view_list: Option<Vec<WebAuthPageTemplate>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WebAuthPageTemplate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            web_auth_user_id_label: None,
+            web_auth_password_label: None,
+            web_auth_custom_title: None,
+            web_auth_custom_top: None,
+            web_auth_custom_login_button: None,
+            web_auth_custom_bottom: None,
+            tag: None,
+            venue_count: None,
+            switch_count: None,
+            switch_venue_infos: None,
+            web_auth_page_template_view_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `webAuthUserIdLabel`.
+    pub fn with_web_auth_user_id_label(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_user_id_label = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPasswordLabel`.
+    pub fn with_web_auth_password_label(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.web_auth_password_label = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTitle`.
+    pub fn with_web_auth_custom_title(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_title = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTop`.
+    pub fn with_web_auth_custom_top(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_top = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomLoginButton`.
+    pub fn with_web_auth_custom_login_button(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.web_auth_custom_login_button = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomBottom`.
+    pub fn with_web_auth_custom_bottom(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_bottom = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `venueCount`.
+    pub fn with_venue_count(mut self, value: impl Into<i64>) -> Self {
+        self.venue_count = Some(value.into());
+        self
+    }
+    /// Sets `switchCount`.
+    pub fn with_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.switch_count = Some(value.into());
+        self
+    }
+    /// Sets `switchVenueInfos`.
+    pub fn with_switch_venue_infos(
+        mut self,
+        value: impl Into<Vec<SwitchAndVenueView>>,
+    ) -> Self {
+        self.switch_venue_infos = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPageTemplateViewList`.
+    pub fn with_web_auth_page_template_view_list(
+        mut self,
+        value: impl Into<Vec<WebAuthPageTemplate>>,
+    ) -> Self {
+        self.web_auth_page_template_view_list = Some(value.into());
+        self
+    }
+}
+/// Web auth page template bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WebAuthPageTemplateBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; max_length: 37; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    pub name: String,
+    /// `webAuthPasswordLabel`
+    ///
+    /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(
+        rename = "webAuthPasswordLabel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
+    /// `webAuthCustomTitle`
+    ///
+    /// Wire name `webAuthCustomTitle`; `string`; optional; max_length: 128; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(
+        rename = "webAuthCustomTitle",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_title: Option<String>,
+    /// `webAuthCustomTop`
+    ///
+    /// Wire name `webAuthCustomTop`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(
+        rename = "webAuthCustomTop",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_top: Option<String>,
+    /// `webAuthCustomLoginButton`
+    ///
+    /// Wire name `webAuthCustomLoginButton`; `string`; optional; max_length: 32; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(
+        rename = "webAuthCustomLoginButton",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_login_button: Option<String>,
+    /// `webAuthCustomBottom`
+    ///
+    /// Wire name `webAuthCustomBottom`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(
+        rename = "webAuthCustomBottom",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_bottom: Option<String>,
+    /// `tag`
+    ///
+    /// Wire name `tag`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WebAuthPageTemplateBo {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            web_auth_password_label: None,
+            web_auth_custom_title: None,
+            web_auth_custom_top: None,
+            web_auth_custom_login_button: None,
+            web_auth_custom_bottom: None,
+            tag: None,
+            tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPasswordLabel`.
+    pub fn with_web_auth_password_label(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.web_auth_password_label = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTitle`.
+    pub fn with_web_auth_custom_title(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_title = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTop`.
+    pub fn with_web_auth_custom_top(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_top = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomLoginButton`.
+    pub fn with_web_auth_custom_login_button(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.web_auth_custom_login_button = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomBottom`.
+    pub fn with_web_auth_custom_bottom(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_bottom = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+}
+/// Web auth page template view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WebAuthPageTemplateView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `webAuthPasswordLabel`
+    ///
+    /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(
+        rename = "webAuthPasswordLabel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
+    /// `webAuthCustomTitle`
+    ///
+    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(
+        rename = "webAuthCustomTitle",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_title: Option<String>,
+    /// `webAuthCustomTop`
+    ///
+    /// Wire name `webAuthCustomTop`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(
+        rename = "webAuthCustomTop",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_top: Option<String>,
+    /// `webAuthCustomLoginButton`
+    ///
+    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(
+        rename = "webAuthCustomLoginButton",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_login_button: Option<String>,
+    /// `webAuthCustomBottom`
+    ///
+    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(
+        rename = "webAuthCustomBottom",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_bottom: Option<String>,
+    /// `venueCount`
+    ///
+    /// Wire name `venueCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
+    pub venue_count: Option<i64>,
+    /// `switchCount`
+    ///
+    /// Wire name `switchCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
+    #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
+    pub switch_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WebAuthPageTemplateView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            web_auth_password_label: None,
+            web_auth_custom_title: None,
+            web_auth_custom_top: None,
+            web_auth_custom_login_button: None,
+            web_auth_custom_bottom: None,
+            venue_count: None,
+            switch_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPasswordLabel`.
+    pub fn with_web_auth_password_label(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.web_auth_password_label = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTitle`.
+    pub fn with_web_auth_custom_title(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_title = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTop`.
+    pub fn with_web_auth_custom_top(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_top = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomLoginButton`.
+    pub fn with_web_auth_custom_login_button(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.web_auth_custom_login_button = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomBottom`.
+    pub fn with_web_auth_custom_bottom(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_bottom = Some(value.into());
+        self
+    }
+    /// Sets `venueCount`.
+    pub fn with_venue_count(mut self, value: impl Into<i64>) -> Self {
+        self.venue_count = Some(value.into());
+        self
+    }
+    /// Sets `switchCount`.
+    pub fn with_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.switch_count = Some(value.into());
+        self
+    }
+}
+/// Switch profiles and templates: the 50 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switch_profiles()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -55,8 +1203,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `GET /venues/{venueId}/switchProfiles/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitchProfileVlans::version`)
+    /// - Response 200: `array<ProfileVlanView>`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn list_venue_switch_profile_vlans(
         &self,
         venue_id: &str,
@@ -67,6 +1215,28 @@ impl<'a> SwitchProfilesClient<'a> {
             &[venue_id],
         );
         ListVenueSwitchProfileVlans { req }
+    }
+    /// List VLANs of the venue's switch profiles (v1).
+    ///
+    /// Lists the VLANs of the switch profiles applied to a venue.
+    ///
+    /// `GET /venues/{venueId}/switchProfiles/vlans` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `Vlan`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchProfileVlansV1::version`)
+    pub fn list_venue_switch_profile_vlans_v1(
+        &self,
+        venue_id: &str,
+    ) -> ListVenueSwitchProfileVlansV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_PROFILE_VLANS_V1,
+            &[venue_id],
+        );
+        ListVenueSwitchProfileVlansV1 {
+            req,
+        }
     }
     /// Apply switch profile to venue.
     ///
@@ -175,8 +1345,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `GET /switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetSwitchProfile::version`)
+    /// - Response 200: `ProfileView`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
     pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -186,20 +1356,41 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         GetSwitchProfile { req }
     }
+    /// Get switch profile (v1).
+    ///
+    /// Reads one switch profile (a regular or a CLI profile).
+    ///
+    /// `GET /switchProfiles/{switchProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `ProfileV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSwitchProfileV1::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
+    pub fn get_switch_profile_v1(
+        &self,
+        switch_profile_id: &str,
+    ) -> GetSwitchProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_PROFILE_V1,
+            &[switch_profile_id],
+        );
+        GetSwitchProfileV1 { req }
+    }
     /// Create switch profile.
     ///
     /// Creates a switch profile.
     ///
     /// `POST /switchProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `Profile`
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSwitchProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_switch_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &super::common::Profile,
     ) -> CreateSwitchProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -208,6 +1399,29 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         req.json(body);
         CreateSwitchProfile { req }
+    }
+    /// Create switch profile (v1).
+    ///
+    /// Creates a switch profile.
+    ///
+    /// `POST /switchProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `ProfileBo`
+    /// - Response 200: `AsyncResult`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_switch_profile_v1(
+        &self,
+        body: &super::common::ProfileBo,
+    ) -> CreateSwitchProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateSwitchProfileV1 { req }
     }
     /// Delete switch profile.
     ///
@@ -580,14 +1794,14 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /switchProfiles/{switchProfileId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ProfileVlanView`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 201: raw JSON (shape not shown) (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSwitchProfileVlan::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::ProfileVlanView,
     ) -> CreateSwitchProfileVlan<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -596,6 +1810,30 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         req.json(body);
         CreateSwitchProfileVlan { req }
+    }
+    /// Create switch profile VLAN (v1).
+    ///
+    /// Adds a VLAN to a switch profile.
+    ///
+    /// `POST /switchProfiles/{switchProfileId}/vlans` on the `network` API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Request body (json, required): `VlanBo`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileVlanV1::version`)
+    pub fn create_switch_profile_vlan_v1(
+        &self,
+        switch_profile_id: &str,
+        body: &super::common::VlanBo,
+    ) -> CreateSwitchProfileVlanV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PROFILE_VLAN_V1,
+            &[switch_profile_id],
+        );
+        req.json(body);
+        CreateSwitchProfileVlanV1 { req }
     }
     /// Delete switch profile VLANs.
     ///
@@ -719,15 +1957,12 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// `POST /cliTemplates` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AcxCliTemplate`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateCliTemplate::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_cli_template(
-        &self,
-        body: &impl serde::Serialize,
-    ) -> CreateCliTemplate<'a> {
+    pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_CLI_TEMPLATE,
@@ -735,6 +1970,29 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         req.json(body);
         CreateCliTemplate { req }
+    }
+    /// Create CLI template (v1).
+    ///
+    /// Creates a switch CLI template.
+    ///
+    /// `POST /cliTemplates` on the `network` API.
+    ///
+    /// - Request body (json, required): `AcxCliTemplateBo`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCliTemplateV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_cli_template_v1(
+        &self,
+        body: &AcxCliTemplateBo,
+    ) -> CreateCliTemplateV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_CLI_TEMPLATE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateCliTemplateV1 { req }
     }
     /// Query CLI templates.
     ///
@@ -787,8 +2045,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `GET /cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplate::version`)
+    /// - Response 200: `AcxCliTemplateView`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -797,6 +2055,23 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         GetCliTemplate { req }
     }
+    /// Get CLI template (v1).
+    ///
+    /// Reads one CLI template.
+    ///
+    /// `GET /cliTemplates/{cliTemplateId}` on the `network` API.
+    ///
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Response 200: `AcxCliTemplateV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCliTemplateV1::version`)
+    pub fn get_cli_template_v1(&self, cli_template_id: &str) -> GetCliTemplateV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_CLI_TEMPLATE_V1,
+            &[cli_template_id],
+        );
+        GetCliTemplateV1 { req }
+    }
     /// Update CLI template.
     ///
     /// Updates one CLI template.
@@ -804,15 +2079,15 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `PUT /cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AcxCliTemplate`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateCliTemplate::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_cli_template(
         &self,
         cli_template_id: &str,
-        body: &impl serde::Serialize,
+        body: &AcxCliTemplate,
     ) -> UpdateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -821,6 +2096,31 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         req.json(body);
         UpdateCliTemplate { req }
+    }
+    /// Update CLI template (v1).
+    ///
+    /// Updates one CLI template.
+    ///
+    /// `PUT /cliTemplates/{cliTemplateId}` on the `network` API.
+    ///
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Request body (json, required): `AcxCliTemplateBo`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCliTemplateV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn update_cli_template_v1(
+        &self,
+        cli_template_id: &str,
+        body: &AcxCliTemplateBo,
+    ) -> UpdateCliTemplateV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_CLI_TEMPLATE_V1,
+            &[cli_template_id],
+        );
+        req.json(body);
+        UpdateCliTemplateV1 { req }
     }
     /// Delete CLI template.
     ///
@@ -847,13 +2147,13 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// `POST /webAuthPageTemplates` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `WebAuthPageTemplateView`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 201: raw JSON (shape not shown) (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWebAuthPageTemplate::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_web_auth_page_template(
         &self,
-        body: &impl serde::Serialize,
+        body: &WebAuthPageTemplateView,
     ) -> CreateWebAuthPageTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -862,6 +2162,28 @@ impl<'a> SwitchProfilesClient<'a> {
         );
         req.json(body);
         CreateWebAuthPageTemplate { req }
+    }
+    /// Create web authentication page template (v1).
+    ///
+    /// Creates a web authentication page template for switches.
+    ///
+    /// `POST /webAuthPageTemplates` on the `network` API.
+    ///
+    /// - Request body (json, required): `WebAuthPageTemplateBo`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWebAuthPageTemplateV1::version`)
+    pub fn create_web_auth_page_template_v1(
+        &self,
+        body: &WebAuthPageTemplateBo,
+    ) -> CreateWebAuthPageTemplateV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_WEB_AUTH_PAGE_TEMPLATE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateWebAuthPageTemplateV1 { req }
     }
     /// Query web authentication page templates.
     ///
@@ -892,8 +2214,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `GET /webAuthPageTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWebAuthPageTemplate::version`)
+    /// - Response 200: `WebAuthPageTemplateView`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
     pub fn get_web_auth_page_template(
         &self,
@@ -905,6 +2227,27 @@ impl<'a> SwitchProfilesClient<'a> {
             &[template_id],
         );
         GetWebAuthPageTemplate { req }
+    }
+    /// Get web authentication page template (v1).
+    ///
+    /// Reads one web authentication page template.
+    ///
+    /// `GET /webAuthPageTemplates/{templateId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the web authentication page template.
+    /// - Response 200: `WebAuthPageTemplate`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWebAuthPageTemplateV1::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
+    pub fn get_web_auth_page_template_v1(
+        &self,
+        template_id: &str,
+    ) -> GetWebAuthPageTemplateV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WEB_AUTH_PAGE_TEMPLATE_V1,
+            &[template_id],
+        );
+        GetWebAuthPageTemplateV1 { req }
     }
     /// Delete web authentication page template.
     ///
@@ -934,8 +2277,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `GET /webAuthPageTemplates/{templateId}/switches` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListWebAuthPageTemplateSwitches::version`)
+    /// - Response 200: `array<SwitchAndVenueView>`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn list_web_auth_page_template_switches(
         &self,
         template_id: &str,
@@ -946,6 +2289,28 @@ impl<'a> SwitchProfilesClient<'a> {
             &[template_id],
         );
         ListWebAuthPageTemplateSwitches {
+            req,
+        }
+    }
+    /// List switches of a web authentication page template (v1).
+    ///
+    /// Lists the switches that use a web authentication page template.
+    ///
+    /// `GET /webAuthPageTemplates/{templateId}/switches` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the web authentication page template.
+    /// - Response 200: `WebAuthPageTemplate`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListWebAuthPageTemplateSwitchesV1::version`)
+    pub fn list_web_auth_page_template_switches_v1(
+        &self,
+        template_id: &str,
+    ) -> ListWebAuthPageTemplateSwitchesV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1,
+            &[template_id],
+        );
+        ListWebAuthPageTemplateSwitchesV1 {
             req,
         }
     }
@@ -1010,31 +2375,9 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_o
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_venue_switch_profile_vlans`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchProfileVlansVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1048,8 +2391,76 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<super::common::ProfileVlanView>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<super::common::ProfileVlanView>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_profile_vlans_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switchProfiles/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_venue_switch_profile_vlans_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchProfileVlansV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans_v1` (List VLANs of the venue's switch profiles (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchProfileVlansV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchProfileVlansV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListVenueSwitchProfileVlansVersion) -> Self {
+    pub fn version(mut self, version: ListVenueSwitchProfileVlansV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1064,14 +2475,14 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<super::common::Vlan, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::Vlan>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1419,31 +2830,9 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_switch_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::get_switch_profile` (Get switch profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1457,8 +2846,76 @@ impl<'a> GetSwitchProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::ProfileView, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::ProfileView>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_switch_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSwitchProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::get_switch_profile_v1` (Get switch profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetSwitchProfileVersion) -> Self {
+    pub fn version(mut self, version: GetSwitchProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1473,14 +2930,16 @@ impl<'a> GetSwitchProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::ProfileV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::ProfileV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1496,31 +2955,9 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_switch_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::create_switch_profile` (Create switch profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1534,8 +2971,86 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_switch_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSwitchProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::create_switch_profile_v1` (Create switch profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateSwitchProfileVersion) -> Self {
+    pub fn version(mut self, version: CreateSwitchProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2440,31 +3955,9 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_switch_profile_vlan`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileVlanVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan` (Create switch profile VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2478,8 +3971,74 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_profile_vlan_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles/{switchProfileId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_switch_profile_vlan_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSwitchProfileVlanV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::create_switch_profile_vlan_v1` (Create switch profile VLAN (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchProfileVlanV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchProfileVlanV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateSwitchProfileVlanVersion) -> Self {
+    pub fn version(mut self, version: CreateSwitchProfileVlanV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2772,31 +4331,9 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_cli_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::create_cli_template` (Create CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2810,8 +4347,84 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_cli_template_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/cliTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_cli_template_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateCliTemplateV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::create_cli_template_v1` (Create CLI template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateCliTemplateV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateCliTemplateV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateCliTemplateVersion) -> Self {
+    pub fn version(mut self, version: CreateCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3044,31 +4657,9 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_cli_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::get_cli_template` (Get CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3082,9 +4673,125 @@ impl<'a> GetCliTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<AcxCliTemplateView, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<AcxCliTemplateView>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_cli_template_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_cli_template_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetCliTemplateV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::get_cli_template_v1` (Get CLI template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetCliTemplateV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetCliTemplateV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetCliTemplateVersion) -> Self {
+    pub fn version(mut self, version: GetCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<AcxCliTemplateV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<AcxCliTemplateV1>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_cli_template",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateCliTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateCliTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3110,17 +4817,23 @@ impl<'a> GetCliTemplate<'a> {
     > {
         self.req.send_json_with_response().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
-static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_cli_template",
+static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_cli_template_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
@@ -3132,35 +4845,33 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_cli_template`; the first is the default.
+/// Representations offered by `update_cli_template_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+pub enum UpdateCliTemplateV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
+/// Request builder for `SwitchProfilesClient::update_cli_template_v1` (Update CLI template (v1)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateCliTemplate<'a> {
+pub struct UpdateCliTemplateV1<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateCliTemplate<'a> {
+impl<'a> UpdateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateCliTemplateVersion) -> Self {
+    pub fn version(mut self, version: UpdateCliTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3297,31 +5008,9 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_web_auth_page_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template` (Create web authentication page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3335,8 +5024,74 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_web_auth_page_template_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/webAuthPageTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_web_auth_page_template_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateWebAuthPageTemplateV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::create_web_auth_page_template_v1` (Create web authentication page template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateWebAuthPageTemplateV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateWebAuthPageTemplateV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateWebAuthPageTemplateVersion) -> Self {
+    pub fn version(mut self, version: CreateWebAuthPageTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3470,31 +5225,9 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_web_auth_page_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template` (Get web authentication page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3508,8 +5241,76 @@ impl<'a> GetWebAuthPageTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<WebAuthPageTemplateView, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<WebAuthPageTemplateView>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_web_auth_page_template_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/webAuthPageTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_web_auth_page_template_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWebAuthPageTemplateV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::get_web_auth_page_template_v1` (Get web authentication page template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWebAuthPageTemplateV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWebAuthPageTemplateV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetWebAuthPageTemplateVersion) -> Self {
+    pub fn version(mut self, version: GetWebAuthPageTemplateV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3524,14 +5325,14 @@ impl<'a> GetWebAuthPageTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<WebAuthPageTemplate, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<WebAuthPageTemplate>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3626,31 +5427,9 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruc
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_web_auth_page_template_switches`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListWebAuthPageTemplateSwitchesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3664,8 +5443,76 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<SwitchAndVenueView>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<SwitchAndVenueView>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_web_auth_page_template_switches_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/webAuthPageTemplates/{templateId}/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_web_auth_page_template_switches_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListWebAuthPageTemplateSwitchesV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches_v1` (List switches of a web authentication page template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesVersion) -> Self {
+    pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3680,14 +5527,14 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<WebAuthPageTemplate, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<WebAuthPageTemplate>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

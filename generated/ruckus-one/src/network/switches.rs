@@ -5,97 +5,6 @@
 //! Switch configuration: the switches of a venue and their per-switch collections (VLANs, VE ports, static routes, LAGs, DHCP servers, ACLs, configuration backups and history), venue-level switch queries and settings (VLANs, trusted ports, AAA servers and settings, firmware schedules, stacks). Switch profiles, CLI templates and web authentication page templates are in the switch_profiles area; the deprecated venue-less forms under /switches (operations ending in `_legacy`) in the switches_legacy area. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
 //!
 //! Spec: `spec/network/switches.yaml`.
-/// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct Switch {
-    /// Order of the members of the switch's stack.
-    ///
-    /// Wire name `stackMemberOrder`; `string`; optional.
-    #[serde(
-        rename = "stackMemberOrder",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub stack_member_order: Option<String>,
-    /// Number of VE ports of the switch.
-    ///
-    /// Wire name `veCount`; `integer`; optional.
-    #[serde(rename = "veCount", default, skip_serializing_if = "Option::is_none")]
-    pub ve_count: Option<i64>,
-    /// Members of the switch's stack.
-    ///
-    /// Wire name `stackMembers`; `array<SwitchStackMember>`; optional.
-    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
-    pub stack_members: Option<Vec<SwitchStackMember>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl Switch {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            stack_member_order: None,
-            ve_count: None,
-            stack_members: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `stackMemberOrder`.
-    pub fn with_stack_member_order(mut self, value: impl Into<String>) -> Self {
-        self.stack_member_order = Some(value.into());
-        self
-    }
-    /// Sets `veCount`.
-    pub fn with_ve_count(mut self, value: impl Into<i64>) -> Self {
-        self.ve_count = Some(value.into());
-        self
-    }
-    /// Sets `stackMembers`.
-    pub fn with_stack_members(
-        mut self,
-        value: impl Into<Vec<SwitchStackMember>>,
-    ) -> Self {
-        self.stack_members = Some(value.into());
-        self
-    }
-}
-/// One member of a switch stack; the document names only `activeSwitch`.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct SwitchStackMember {
-    /// Active switch of the stack, as reported for this member.
-    ///
-    /// Wire name `activeSwitch`; `string`; optional.
-    #[serde(rename = "activeSwitch", default, skip_serializing_if = "Option::is_none")]
-    pub active_switch: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl SwitchStackMember {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            active_switch: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `activeSwitch`.
-    pub fn with_active_switch(mut self, value: impl Into<String>) -> Self {
-        self.active_switch = Some(value.into());
-        self
-    }
-}
 /// One row of a switch client query; the document names only `clientAuthType`.
 ///
 /// Provenance: documented.
@@ -109,6 +18,141 @@ pub struct SwitchClient {
     /// Wire name `clientAuthType`; `string`; optional.
     #[serde(rename = "clientAuthType", default, skip_serializing_if = "Option::is_none")]
     pub client_auth_type: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `clientMac`
+    ///
+    /// Wire name `clientMac`; `string`; optional.
+    #[serde(rename = "clientMac", default, skip_serializing_if = "Option::is_none")]
+    pub client_mac: Option<String>,
+    /// `clientIpv4Addr`
+    ///
+    /// Wire name `clientIpv4Addr`; `string`; optional.
+    #[serde(rename = "clientIpv4Addr", default, skip_serializing_if = "Option::is_none")]
+    pub client_ipv4_addr: Option<String>,
+    /// `clientIpv6Addr`
+    ///
+    /// Wire name `clientIpv6Addr`; `string`; optional.
+    #[serde(rename = "clientIpv6Addr", default, skip_serializing_if = "Option::is_none")]
+    pub client_ipv6_addr: Option<String>,
+    /// `clientDesc`
+    ///
+    /// Wire name `clientDesc`; `string`; optional.
+    #[serde(rename = "clientDesc", default, skip_serializing_if = "Option::is_none")]
+    pub client_desc: Option<String>,
+    /// `clientType`
+    ///
+    /// Wire name `clientType`; `string`; optional.
+    #[serde(rename = "clientType", default, skip_serializing_if = "Option::is_none")]
+    pub client_type: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchPort`
+    ///
+    /// Wire name `switchPort`; `string`; optional.
+    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
+    pub switch_port: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `clientVlan`
+    ///
+    /// Wire name `clientVlan`; `string`; optional.
+    #[serde(rename = "clientVlan", default, skip_serializing_if = "Option::is_none")]
+    pub client_vlan: Option<String>,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `switchMac`
+    ///
+    /// Wire name `switchMac`; `string`; optional.
+    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac: Option<String>,
+    /// `isRuckusAP`
+    ///
+    /// Wire name `isRuckusAP`; `boolean`; optional.
+    #[serde(rename = "isRuckusAP", default, skip_serializing_if = "Option::is_none")]
+    pub is_ruckus_ap: Option<bool>,
+    /// `clientName`
+    ///
+    /// Wire name `clientName`; `string`; optional.
+    #[serde(rename = "clientName", default, skip_serializing_if = "Option::is_none")]
+    pub client_name: Option<String>,
+    /// `switchSerialNumber`
+    ///
+    /// Wire name `switchSerialNumber`; `string`; optional.
+    #[serde(
+        rename = "switchSerialNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_serial_number: Option<String>,
+    /// `switchPortId`
+    ///
+    /// Wire name `switchPortId`; `string`; optional.
+    #[serde(rename = "switchPortId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_port_id: Option<String>,
+    /// `dhcpClientHostName`
+    ///
+    /// Wire name `dhcpClientHostName`; `string`; optional.
+    #[serde(
+        rename = "dhcpClientHostName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_host_name: Option<String>,
+    /// `dhcpClientDeviceTypeName`
+    ///
+    /// Wire name `dhcpClientDeviceTypeName`; `string`; optional.
+    #[serde(
+        rename = "dhcpClientDeviceTypeName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_device_type_name: Option<String>,
+    /// `dhcpClientOsVendorName`
+    ///
+    /// Wire name `dhcpClientOsVendorName`; `string`; optional.
+    #[serde(
+        rename = "dhcpClientOsVendorName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_os_vendor_name: Option<String>,
+    /// `dhcpClientModelName`
+    ///
+    /// Wire name `dhcpClientModelName`; `string`; optional.
+    #[serde(
+        rename = "dhcpClientModelName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_model_name: Option<String>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vni: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -118,6 +162,29 @@ impl SwitchClient {
     pub fn new() -> Self {
         Self {
             client_auth_type: None,
+            id: None,
+            client_mac: None,
+            client_ipv4_addr: None,
+            client_ipv6_addr: None,
+            client_desc: None,
+            client_type: None,
+            switch_id: None,
+            switch_name: None,
+            switch_port: None,
+            venue_id: None,
+            venue_name: None,
+            client_vlan: None,
+            vlan_name: None,
+            switch_mac: None,
+            is_ruckus_ap: None,
+            client_name: None,
+            switch_serial_number: None,
+            switch_port_id: None,
+            dhcp_client_host_name: None,
+            dhcp_client_device_type_name: None,
+            dhcp_client_os_vendor_name: None,
+            dhcp_client_model_name: None,
+            vni: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -126,122 +193,122 @@ impl SwitchClient {
         self.client_auth_type = Some(value.into());
         self
     }
-}
-/// One row of a switch port query; the document names only the fields added in releases.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct SwitchPort {
-    /// Port name configured by the administrator; replaces `tag`.
-    ///
-    /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<String>,
-    /// `tag`
-    ///
-    /// Wire name `tag`; `string`; optional.
-    /// Deprecated: Removed: replaced by `tags`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
-    /// Configured port speed.
-    ///
-    /// Wire name `portSpeedConfig`; `string`; optional.
-    #[serde(
-        rename = "portSpeedConfig",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub port_speed_config: Option<String>,
-    /// Connector type of the port.
-    ///
-    /// Wire name `portConnectorType`; `string`; optional.
-    #[serde(
-        rename = "portConnectorType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub port_connector_type: Option<String>,
-    /// Default VLAN for authentication on the port.
-    ///
-    /// Wire name `authDefaultVlan`; `string`; optional.
-    #[serde(
-        rename = "authDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub auth_default_vlan: Option<String>,
-    /// Ingress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
-    ///
-    /// Wire name `vsixIngressAclName`; `string`; optional.
-    #[serde(
-        rename = "vsixIngressAclName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub vsix_ingress_acl_name: Option<String>,
-    /// Egress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
-    ///
-    /// Wire name `vsixEgressAclName`; `string`; optional.
-    #[serde(
-        rename = "vsixEgressAclName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub vsix_egress_acl_name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl SwitchPort {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            tags: None,
-            tag: None,
-            port_speed_config: None,
-            port_connector_type: None,
-            auth_default_vlan: None,
-            vsix_ingress_acl_name: None,
-            vsix_egress_acl_name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `tags`.
-    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
-        self.tags = Some(value.into());
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
-    /// Sets `tag`.
-    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
-        self.tag = Some(value.into());
+    /// Sets `clientMac`.
+    pub fn with_client_mac(mut self, value: impl Into<String>) -> Self {
+        self.client_mac = Some(value.into());
         self
     }
-    /// Sets `portSpeedConfig`.
-    pub fn with_port_speed_config(mut self, value: impl Into<String>) -> Self {
-        self.port_speed_config = Some(value.into());
+    /// Sets `clientIpv4Addr`.
+    pub fn with_client_ipv4_addr(mut self, value: impl Into<String>) -> Self {
+        self.client_ipv4_addr = Some(value.into());
         self
     }
-    /// Sets `portConnectorType`.
-    pub fn with_port_connector_type(mut self, value: impl Into<String>) -> Self {
-        self.port_connector_type = Some(value.into());
+    /// Sets `clientIpv6Addr`.
+    pub fn with_client_ipv6_addr(mut self, value: impl Into<String>) -> Self {
+        self.client_ipv6_addr = Some(value.into());
         self
     }
-    /// Sets `authDefaultVlan`.
-    pub fn with_auth_default_vlan(mut self, value: impl Into<String>) -> Self {
-        self.auth_default_vlan = Some(value.into());
+    /// Sets `clientDesc`.
+    pub fn with_client_desc(mut self, value: impl Into<String>) -> Self {
+        self.client_desc = Some(value.into());
         self
     }
-    /// Sets `vsixIngressAclName`.
-    pub fn with_vsix_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
-        self.vsix_ingress_acl_name = Some(value.into());
+    /// Sets `clientType`.
+    pub fn with_client_type(mut self, value: impl Into<String>) -> Self {
+        self.client_type = Some(value.into());
         self
     }
-    /// Sets `vsixEgressAclName`.
-    pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
-        self.vsix_egress_acl_name = Some(value.into());
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchPort`.
+    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
+        self.switch_port = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `clientVlan`.
+    pub fn with_client_vlan(mut self, value: impl Into<String>) -> Self {
+        self.client_vlan = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `isRuckusAP`.
+    pub fn with_is_ruckus_ap(mut self, value: impl Into<bool>) -> Self {
+        self.is_ruckus_ap = Some(value.into());
+        self
+    }
+    /// Sets `clientName`.
+    pub fn with_client_name(mut self, value: impl Into<String>) -> Self {
+        self.client_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `switchPortId`.
+    pub fn with_switch_port_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_id = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientHostName`.
+    pub fn with_dhcp_client_host_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_host_name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientDeviceTypeName`.
+    pub fn with_dhcp_client_device_type_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_client_device_type_name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientOsVendorName`.
+    pub fn with_dhcp_client_os_vendor_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_os_vendor_name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientModelName`.
+    pub fn with_dhcp_client_model_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_client_model_name = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<String>) -> Self {
+        self.vni = Some(value.into());
         self
     }
 }
@@ -256,18 +323,48 @@ pub struct SwitchPortQueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<SwitchPort>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Vec<SwitchPort>>,
+    pub data: Option<Vec<super::common::SwitchPort>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -279,6 +376,10 @@ impl SwitchPortQueryResult {
             total_count: None,
             page: None,
             data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -293,8 +394,34 @@ impl SwitchPortQueryResult {
         self
     }
     /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<SwitchPort>>) -> Self {
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<super::common::SwitchPort>>,
+    ) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -309,11 +436,13 @@ pub struct SwitchClientQueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
@@ -321,6 +450,34 @@ pub struct SwitchClientQueryResult {
     /// Wire name `data`; `array<SwitchClient>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SwitchClient>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (Pagination styles (query bodies)).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -332,6 +489,10 @@ impl SwitchClientQueryResult {
             total_count: None,
             page: None,
             data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -350,6 +511,29 @@ impl SwitchClientQueryResult {
         self.data = Some(value.into());
         self
     }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
 }
 /// Answer of the switch query: a page of switch rows with the total count.
 ///
@@ -362,18 +546,49 @@ pub struct SwitchQueryResult {
     /// Number of switches matching the query.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Page number of this answer.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The switch rows of this page.
     ///
     /// Wire name `data`; `array<Switch>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Vec<Switch>>,
+    pub data: Option<Vec<super::common::Switch>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -385,6 +600,10 @@ impl SwitchQueryResult {
             total_count: None,
             page: None,
             data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -399,8 +618,31 @@ impl SwitchQueryResult {
         self
     }
     /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<Switch>>) -> Self {
+    pub fn with_data(mut self, value: impl Into<Vec<super::common::Switch>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -415,11 +657,13 @@ pub struct SwitchConfigHistoryPage {
     /// Number of entries matching the query.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// The entries of this page.
     ///
     /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -457,11 +701,13 @@ pub struct SwitchPortSelection {
     /// Identifier of the switch.
     ///
     /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// Port identifiers of the switch.
     ///
     /// Wire name `ports`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
 }
@@ -484,7 +730,12166 @@ impl SwitchPortSelection {
         self
     }
 }
-/// switches: the 95 operations of this area of the Network management API.
+/// Aaa server response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaServerResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `AaaServerView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<AaaServerView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaServerResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<AaaServerView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Aaa server view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaServerView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `purpose`
+    ///
+    /// Wire name `purpose`; `AaaServerViewPurpose`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<AaaServerViewPurpose>,
+    /// `level`
+    ///
+    /// Wire name `level`; `AaaServerViewLevel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<AaaServerViewLevel>,
+    /// `serverType`
+    ///
+    /// Wire name `serverType`; `AaaServerViewServerType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<AaaServerViewServerType>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `acctPort`
+    ///
+    /// Wire name `acctPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
+    pub acct_port: Option<i64>,
+    /// `authPort`
+    ///
+    /// Wire name `authPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
+    pub auth_port: Option<i64>,
+    /// `switchCountInVenue`
+    ///
+    /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(
+        rename = "switchCountInVenue",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_count_in_venue: Option<i64>,
+    /// `syncedPasswordSwitchCount`
+    ///
+    /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
+    #[serde(
+        rename = "syncedPasswordSwitchCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synced_password_switch_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaServerView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            username: None,
+            password: None,
+            purpose: None,
+            level: None,
+            server_type: None,
+            secret: None,
+            ip: None,
+            acct_port: None,
+            auth_port: None,
+            switch_count_in_venue: None,
+            synced_password_switch_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `purpose`.
+    pub fn with_purpose(mut self, value: impl Into<AaaServerViewPurpose>) -> Self {
+        self.purpose = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn with_level(mut self, value: impl Into<AaaServerViewLevel>) -> Self {
+        self.level = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(
+        mut self,
+        value: impl Into<AaaServerViewServerType>,
+    ) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `acctPort`.
+    pub fn with_acct_port(mut self, value: impl Into<i64>) -> Self {
+        self.acct_port = Some(value.into());
+        self
+    }
+    /// Sets `authPort`.
+    pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
+        self.auth_port = Some(value.into());
+        self
+    }
+    /// Sets `switchCountInVenue`.
+    pub fn with_switch_count_in_venue(mut self, value: impl Into<i64>) -> Self {
+        self.switch_count_in_venue = Some(value.into());
+        self
+    }
+    /// Sets `syncedPasswordSwitchCount`.
+    pub fn with_synced_password_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.synced_password_switch_count = Some(value.into());
+        self
+    }
+}
+/// Aaa server view level: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerViewLevel {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `READ_WRITE`
+    ReadWrite,
+    /// `PORT_CONFIG`
+    PortConfig,
+    /// `READ_ONLY`
+    ReadOnly,
+    /// `LEVEL_NONE`
+    LevelNone,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerViewLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::ReadWrite => "READ_WRITE",
+            Self::PortConfig => "PORT_CONFIG",
+            Self::ReadOnly => "READ_ONLY",
+            Self::LevelNone => "LEVEL_NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerViewLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "READ_WRITE" => Self::ReadWrite,
+            "PORT_CONFIG" => Self::PortConfig,
+            "READ_ONLY" => Self::ReadOnly,
+            "LEVEL_NONE" => Self::LevelNone,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerViewLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerViewLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerViewLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server view purpose: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerViewPurpose {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `DEFAULT`
+    Default,
+    /// `AUTHENTICATION_ONLY`
+    AuthenticationOnly,
+    /// `AUTHORIZATION_ONLY`
+    AuthorizationOnly,
+    /// `ACCOUNTING_ONLY`
+    AccountingOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerViewPurpose {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::Default => "DEFAULT",
+            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
+            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
+            Self::AccountingOnly => "ACCOUNTING_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerViewPurpose {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "DEFAULT" => Self::Default,
+            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
+            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
+            "ACCOUNTING_ONLY" => Self::AccountingOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerViewPurpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerViewPurpose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerViewPurpose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa server view server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaServerViewServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaServerViewServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaServerViewServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaServerViewServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaServerViewServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerViewServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Acl intersection view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AclIntersectionView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `profileAcl`
+    ///
+    /// Wire name `profileAcl`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
+    #[serde(rename = "profileAcl", default, skip_serializing_if = "Option::is_none")]
+    pub profile_acl: Option<Vec<String>>,
+    /// `switchAcl`
+    ///
+    /// Wire name `switchAcl`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
+    #[serde(rename = "switchAcl", default, skip_serializing_if = "Option::is_none")]
+    pub switch_acl: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AclIntersectionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            profile_acl: None,
+            switch_acl: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `profileAcl`.
+    pub fn with_profile_acl(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_acl = Some(value.into());
+        self
+    }
+    /// Sets `switchAcl`.
+    pub fn with_switch_acl(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_acl = Some(value.into());
+        self
+    }
+}
+/// Change schedule, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ChangeSchedule {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `date`
+    ///
+    /// Wire name `date`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `time`
+    ///
+    /// Wire name `time`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// `versions`
+    ///
+    /// Wire name `versions`; `array<ModelVersionView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<ModelVersionView>>,
+    /// `switchIds`
+    ///
+    /// Wire name `switchIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+    #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
+    pub switch_ids: Option<Vec<String>>,
+    /// `preDownload`
+    ///
+    /// Wire name `preDownload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
+    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
+    pub pre_download: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ChangeSchedule {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            date: None,
+            time: None,
+            versions: None,
+            switch_ids: None,
+            pre_download: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `date`.
+    pub fn with_date(mut self, value: impl Into<String>) -> Self {
+        self.date = Some(value.into());
+        self
+    }
+    /// Sets `time`.
+    pub fn with_time(mut self, value: impl Into<String>) -> Self {
+        self.time = Some(value.into());
+        self
+    }
+    /// Sets `versions`.
+    pub fn with_versions(mut self, value: impl Into<Vec<ModelVersionView>>) -> Self {
+        self.versions = Some(value.into());
+        self
+    }
+    /// Sets `switchIds`.
+    pub fn with_switch_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_ids = Some(value.into());
+        self
+    }
+    /// Sets `preDownload`.
+    pub fn with_pre_download(mut self, value: impl Into<bool>) -> Self {
+        self.pre_download = Some(value.into());
+        self
+    }
+}
+/// Change schedule v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ChangeScheduleV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `date`
+    ///
+    /// Wire name `date`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `time`
+    ///
+    /// Wire name `time`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// `switchVersion`
+    ///
+    /// Wire name `switchVersion`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(rename = "switchVersion", default, skip_serializing_if = "Option::is_none")]
+    pub switch_version: Option<String>,
+    /// `switchVersionAboveTen`
+    ///
+    /// Wire name `switchVersionAboveTen`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(
+        rename = "switchVersionAboveTen",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_version_above_ten: Option<String>,
+    /// `switchIds`
+    ///
+    /// Wire name `switchIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
+    pub switch_ids: Option<Vec<String>>,
+    /// `preDownload`
+    ///
+    /// Wire name `preDownload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
+    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
+    pub pre_download: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ChangeScheduleV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            date: None,
+            time: None,
+            switch_version: None,
+            switch_version_above_ten: None,
+            switch_ids: None,
+            pre_download: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `date`.
+    pub fn with_date(mut self, value: impl Into<String>) -> Self {
+        self.date = Some(value.into());
+        self
+    }
+    /// Sets `time`.
+    pub fn with_time(mut self, value: impl Into<String>) -> Self {
+        self.time = Some(value.into());
+        self
+    }
+    /// Sets `switchVersion`.
+    pub fn with_switch_version(mut self, value: impl Into<String>) -> Self {
+        self.switch_version = Some(value.into());
+        self
+    }
+    /// Sets `switchVersionAboveTen`.
+    pub fn with_switch_version_above_ten(mut self, value: impl Into<String>) -> Self {
+        self.switch_version_above_ten = Some(value.into());
+        self
+    }
+    /// Sets `switchIds`.
+    pub fn with_switch_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_ids = Some(value.into());
+        self
+    }
+    /// Sets `preDownload`.
+    pub fn with_pre_download(mut self, value: impl Into<bool>) -> Self {
+        self.pre_download = Some(value.into());
+        self
+    }
+}
+/// Config back up formatted, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackUpFormatted {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `cli`
+    ///
+    /// Wire name `cli`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackUpFormatted {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_id: None,
+            model: None,
+            venue_id: None,
+            cli: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// Config backup, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackup {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackup {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// Config backup action, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackupAction {
+    /// `configBackupAction`
+    ///
+    /// Wire name `configBackupAction`; `ConfigBackupActionConfigBackupAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001).
+    #[serde(
+        rename = "configBackupAction",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub config_backup_action: Option<ConfigBackupActionConfigBackupAction>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackupAction {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            config_backup_action: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `configBackupAction`.
+    pub fn with_config_backup_action(
+        mut self,
+        value: impl Into<ConfigBackupActionConfigBackupAction>,
+    ) -> Self {
+        self.config_backup_action = Some(value.into());
+        self
+    }
+}
+/// Config backup action config backup action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ConfigBackupActionConfigBackupAction {
+    /// `restore`
+    Restore,
+    /// `download`
+    Download,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ConfigBackupActionConfigBackupAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Restore => "restore",
+            Self::Download => "download",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ConfigBackupActionConfigBackupAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "restore" => Self::Restore,
+            "download" => Self::Download,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ConfigBackupActionConfigBackupAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ConfigBackupActionConfigBackupAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackupActionConfigBackupAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Config backup comparison, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackupComparison {
+    /// `backupId1`
+    ///
+    /// Wire name `backupId1`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
+    #[serde(rename = "backupId1", default, skip_serializing_if = "Option::is_none")]
+    pub backup_id1: Option<String>,
+    /// `backupId2`
+    ///
+    /// Wire name `backupId2`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
+    #[serde(rename = "backupId2", default, skip_serializing_if = "Option::is_none")]
+    pub backup_id2: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackupComparison {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            backup_id1: None,
+            backup_id2: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `backupId1`.
+    pub fn with_backup_id1(mut self, value: impl Into<String>) -> Self {
+        self.backup_id1 = Some(value.into());
+        self
+    }
+    /// Sets `backupId2`.
+    pub fn with_backup_id2(mut self, value: impl Into<String>) -> Self {
+        self.backup_id2 = Some(value.into());
+        self
+    }
+}
+/// Config backup comparison view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackupComparisonView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `configBackup1`
+    ///
+    /// Wire name `configBackup1`; `ConfigBackupContentView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
+    #[serde(rename = "configBackup1", default, skip_serializing_if = "Option::is_none")]
+    pub config_backup1: Option<ConfigBackupContentView>,
+    /// `configBackup2`
+    ///
+    /// Wire name `configBackup2`; `ConfigBackupContentView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
+    #[serde(rename = "configBackup2", default, skip_serializing_if = "Option::is_none")]
+    pub config_backup2: Option<ConfigBackupContentView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackupComparisonView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            config_backup1: None,
+            config_backup2: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `configBackup1`.
+    pub fn with_config_backup1(
+        mut self,
+        value: impl Into<ConfigBackupContentView>,
+    ) -> Self {
+        self.config_backup1 = Some(value.into());
+        self
+    }
+    /// Sets `configBackup2`.
+    pub fn with_config_backup2(
+        mut self,
+        value: impl Into<ConfigBackupContentView>,
+    ) -> Self {
+        self.config_backup2 = Some(value.into());
+        self
+    }
+}
+/// Config backup content view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackupContentView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `config`
+    ///
+    /// Wire name `config`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackupContentView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            config: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `config`.
+    pub fn with_config(mut self, value: impl Into<String>) -> Self {
+        self.config = Some(value.into());
+        self
+    }
+}
+/// Config backup view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigBackupView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `backupId`
+    ///
+    /// Wire name `backupId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(rename = "backupId", default, skip_serializing_if = "Option::is_none")]
+    pub backup_id: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `backupType`
+    ///
+    /// Wire name `backupType`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(rename = "backupType", default, skip_serializing_if = "Option::is_none")]
+    pub backup_type: Option<String>,
+    /// `config`
+    ///
+    /// Wire name `config`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `restoreStatus`
+    ///
+    /// Wire name `restoreStatus`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(rename = "restoreStatus", default, skip_serializing_if = "Option::is_none")]
+    pub restore_status: Option<String>,
+    /// `restoreTimestamp`
+    ///
+    /// Wire name `restoreTimestamp`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(
+        rename = "restoreTimestamp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub restore_timestamp: Option<String>,
+    /// `failureReason`
+    ///
+    /// Wire name `failureReason`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+    #[serde(rename = "failureReason", default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigBackupView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            name: None,
+            backup_id: None,
+            switch_id: None,
+            backup_type: None,
+            config: None,
+            status: None,
+            restore_status: None,
+            restore_timestamp: None,
+            failure_reason: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `backupId`.
+    pub fn with_backup_id(mut self, value: impl Into<String>) -> Self {
+        self.backup_id = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `backupType`.
+    pub fn with_backup_type(mut self, value: impl Into<String>) -> Self {
+        self.backup_type = Some(value.into());
+        self
+    }
+    /// Sets `config`.
+    pub fn with_config(mut self, value: impl Into<String>) -> Self {
+        self.config = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `restoreStatus`.
+    pub fn with_restore_status(mut self, value: impl Into<String>) -> Self {
+        self.restore_status = Some(value.into());
+        self
+    }
+    /// Sets `restoreTimestamp`.
+    pub fn with_restore_timestamp(mut self, value: impl Into<String>) -> Self {
+        self.restore_timestamp = Some(value.into());
+        self
+    }
+    /// Sets `failureReason`.
+    pub fn with_failure_reason(mut self, value: impl Into<String>) -> Self {
+        self.failure_reason = Some(value.into());
+        self
+    }
+}
+/// Configuration history info view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigurationHistoryInfoView {
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `startTime`
+    ///
+    /// Wire name `startTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "startTime", default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// `endTime`
+    ///
+    /// Wire name `endTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "endTime", default, skip_serializing_if = "Option::is_none")]
+    pub end_time: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `configType`
+    ///
+    /// Wire name `configType`; `ConfigurationHistoryInfoViewConfigType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "configType", default, skip_serializing_if = "Option::is_none")]
+    pub config_type: Option<ConfigurationHistoryInfoViewConfigType>,
+    /// `dispatchStatus`
+    ///
+    /// Wire name `dispatchStatus`; `ConfigurationHistoryInfoViewDispatchStatus`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "dispatchStatus", default, skip_serializing_if = "Option::is_none")]
+    pub dispatch_status: Option<ConfigurationHistoryInfoViewDispatchStatus>,
+    /// `clis`
+    ///
+    /// Wire name `clis`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clis: Option<String>,
+    /// `numberOfErrors`
+    ///
+    /// Wire name `numberOfErrors`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "numberOfErrors", default, skip_serializing_if = "Option::is_none")]
+    pub number_of_errors: Option<i64>,
+    /// `transactionId`
+    ///
+    /// Wire name `transactionId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(rename = "transactionId", default, skip_serializing_if = "Option::is_none")]
+    pub transaction_id: Option<String>,
+    /// `dispatchFailedReason`
+    ///
+    /// Wire name `dispatchFailedReason`; `array<DispatchFailedReasonView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
+    #[serde(
+        rename = "dispatchFailedReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dispatch_failed_reason: Option<Vec<DispatchFailedReasonView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigurationHistoryInfoView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switch_name: None,
+            start_time: None,
+            end_time: None,
+            serial_number: None,
+            config_type: None,
+            dispatch_status: None,
+            clis: None,
+            number_of_errors: None,
+            transaction_id: None,
+            dispatch_failed_reason: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `startTime`.
+    pub fn with_start_time(mut self, value: impl Into<String>) -> Self {
+        self.start_time = Some(value.into());
+        self
+    }
+    /// Sets `endTime`.
+    pub fn with_end_time(mut self, value: impl Into<String>) -> Self {
+        self.end_time = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `configType`.
+    pub fn with_config_type(
+        mut self,
+        value: impl Into<ConfigurationHistoryInfoViewConfigType>,
+    ) -> Self {
+        self.config_type = Some(value.into());
+        self
+    }
+    /// Sets `dispatchStatus`.
+    pub fn with_dispatch_status(
+        mut self,
+        value: impl Into<ConfigurationHistoryInfoViewDispatchStatus>,
+    ) -> Self {
+        self.dispatch_status = Some(value.into());
+        self
+    }
+    /// Sets `clis`.
+    pub fn with_clis(mut self, value: impl Into<String>) -> Self {
+        self.clis = Some(value.into());
+        self
+    }
+    /// Sets `numberOfErrors`.
+    pub fn with_number_of_errors(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_errors = Some(value.into());
+        self
+    }
+    /// Sets `transactionId`.
+    pub fn with_transaction_id(mut self, value: impl Into<String>) -> Self {
+        self.transaction_id = Some(value.into());
+        self
+    }
+    /// Sets `dispatchFailedReason`.
+    pub fn with_dispatch_failed_reason(
+        mut self,
+        value: impl Into<Vec<DispatchFailedReasonView>>,
+    ) -> Self {
+        self.dispatch_failed_reason = Some(value.into());
+        self
+    }
+}
+/// Configuration history info view config type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ConfigurationHistoryInfoViewConfigType {
+    /// `PROVISIONING`
+    Provisioning,
+    /// `ACL`
+    Acl,
+    /// `VLAN`
+    Vlan,
+    /// `STATIC_ROUTE`
+    StaticRoute,
+    /// `PORT_CONFIGURATION`
+    PortConfiguration,
+    /// `CLI_PROVISIONING`
+    CliProvisioning,
+    /// `CLI_UPDATE`
+    CliUpdate,
+    /// `VE_PORTS`
+    VePorts,
+    /// `SPECIFIC_SETTING`
+    SpecificSetting,
+    /// `LAG`
+    Lag,
+    /// `LAG_SETTINGS`
+    LagSettings,
+    /// `MODEL`
+    Model,
+    /// `DNS_SERVER`
+    DnsServer,
+    /// `AAA_SETTING`
+    AaaSetting,
+    /// `AAA_SERVER`
+    AaaServer,
+    /// `MSP_CONFIGURATION`
+    MspConfiguration,
+    /// `SYSLOG_SERVER`
+    SyslogServer,
+    /// `DHCP_SERVER`
+    DhcpServer,
+    /// `TRUSTED_PORT`
+    TrustedPort,
+    /// `STACK`
+    Stack,
+    /// `IP_CONFIG`
+    IpConfig,
+    /// `OVERWRITE`
+    Overwrite,
+    /// `DEFAULT_VLAN`
+    DefaultVlan,
+    /// `TRIGGER_SYNC`
+    TriggerSync,
+    /// `COLLECT_CONFIG`
+    CollectConfig,
+    /// `VXLAN`
+    Vxlan,
+    /// `WEB_AUTHENTICATION`
+    WebAuthentication,
+    /// `ADMIN_PASSWORD`
+    AdminPassword,
+    /// `NTP_SERVER`
+    NtpServer,
+    /// `AUTHENTICATION`
+    Authentication,
+    /// `PORT_PROFILE`
+    PortProfile,
+    /// `PORT_DISABLE_RECOVERY`
+    PortDisableRecovery,
+    /// `MAC_ACL`
+    MacAcl,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ConfigurationHistoryInfoViewConfigType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Provisioning => "PROVISIONING",
+            Self::Acl => "ACL",
+            Self::Vlan => "VLAN",
+            Self::StaticRoute => "STATIC_ROUTE",
+            Self::PortConfiguration => "PORT_CONFIGURATION",
+            Self::CliProvisioning => "CLI_PROVISIONING",
+            Self::CliUpdate => "CLI_UPDATE",
+            Self::VePorts => "VE_PORTS",
+            Self::SpecificSetting => "SPECIFIC_SETTING",
+            Self::Lag => "LAG",
+            Self::LagSettings => "LAG_SETTINGS",
+            Self::Model => "MODEL",
+            Self::DnsServer => "DNS_SERVER",
+            Self::AaaSetting => "AAA_SETTING",
+            Self::AaaServer => "AAA_SERVER",
+            Self::MspConfiguration => "MSP_CONFIGURATION",
+            Self::SyslogServer => "SYSLOG_SERVER",
+            Self::DhcpServer => "DHCP_SERVER",
+            Self::TrustedPort => "TRUSTED_PORT",
+            Self::Stack => "STACK",
+            Self::IpConfig => "IP_CONFIG",
+            Self::Overwrite => "OVERWRITE",
+            Self::DefaultVlan => "DEFAULT_VLAN",
+            Self::TriggerSync => "TRIGGER_SYNC",
+            Self::CollectConfig => "COLLECT_CONFIG",
+            Self::Vxlan => "VXLAN",
+            Self::WebAuthentication => "WEB_AUTHENTICATION",
+            Self::AdminPassword => "ADMIN_PASSWORD",
+            Self::NtpServer => "NTP_SERVER",
+            Self::Authentication => "AUTHENTICATION",
+            Self::PortProfile => "PORT_PROFILE",
+            Self::PortDisableRecovery => "PORT_DISABLE_RECOVERY",
+            Self::MacAcl => "MAC_ACL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ConfigurationHistoryInfoViewConfigType {
+    fn from(s: &str) -> Self {
+        match s {
+            "PROVISIONING" => Self::Provisioning,
+            "ACL" => Self::Acl,
+            "VLAN" => Self::Vlan,
+            "STATIC_ROUTE" => Self::StaticRoute,
+            "PORT_CONFIGURATION" => Self::PortConfiguration,
+            "CLI_PROVISIONING" => Self::CliProvisioning,
+            "CLI_UPDATE" => Self::CliUpdate,
+            "VE_PORTS" => Self::VePorts,
+            "SPECIFIC_SETTING" => Self::SpecificSetting,
+            "LAG" => Self::Lag,
+            "LAG_SETTINGS" => Self::LagSettings,
+            "MODEL" => Self::Model,
+            "DNS_SERVER" => Self::DnsServer,
+            "AAA_SETTING" => Self::AaaSetting,
+            "AAA_SERVER" => Self::AaaServer,
+            "MSP_CONFIGURATION" => Self::MspConfiguration,
+            "SYSLOG_SERVER" => Self::SyslogServer,
+            "DHCP_SERVER" => Self::DhcpServer,
+            "TRUSTED_PORT" => Self::TrustedPort,
+            "STACK" => Self::Stack,
+            "IP_CONFIG" => Self::IpConfig,
+            "OVERWRITE" => Self::Overwrite,
+            "DEFAULT_VLAN" => Self::DefaultVlan,
+            "TRIGGER_SYNC" => Self::TriggerSync,
+            "COLLECT_CONFIG" => Self::CollectConfig,
+            "VXLAN" => Self::Vxlan,
+            "WEB_AUTHENTICATION" => Self::WebAuthentication,
+            "ADMIN_PASSWORD" => Self::AdminPassword,
+            "NTP_SERVER" => Self::NtpServer,
+            "AUTHENTICATION" => Self::Authentication,
+            "PORT_PROFILE" => Self::PortProfile,
+            "PORT_DISABLE_RECOVERY" => Self::PortDisableRecovery,
+            "MAC_ACL" => Self::MacAcl,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ConfigurationHistoryInfoViewConfigType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ConfigurationHistoryInfoViewConfigType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoViewConfigType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Configuration history info view dispatch status: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ConfigurationHistoryInfoViewDispatchStatus {
+    /// `PENDING`
+    Pending,
+    /// `IN_PROGRESS`
+    InProgress,
+    /// `SUCCESS`
+    Success,
+    /// `FAILED`
+    Failed,
+    /// `FAILED_NO_RESPONSE`
+    FailedNoResponse,
+    /// `FAILED_SAVE_FLASH`
+    FailedSaveFlash,
+    /// `OFFLINE`
+    Offline,
+    /// `NO_CONFIG_CHANGE`
+    NoConfigChange,
+    /// `APPLIED`
+    Applied,
+    /// `SWITCH_NOT_FOUND`
+    SwitchNotFound,
+    /// `NOTIFY_FAILED`
+    NotifyFailed,
+    /// `NOTIFY_SUCCESS`
+    NotifySuccess,
+    /// `NOTIFY_IN_PROGRESS`
+    NotifyInProgress,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ConfigurationHistoryInfoViewDispatchStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Pending => "PENDING",
+            Self::InProgress => "IN_PROGRESS",
+            Self::Success => "SUCCESS",
+            Self::Failed => "FAILED",
+            Self::FailedNoResponse => "FAILED_NO_RESPONSE",
+            Self::FailedSaveFlash => "FAILED_SAVE_FLASH",
+            Self::Offline => "OFFLINE",
+            Self::NoConfigChange => "NO_CONFIG_CHANGE",
+            Self::Applied => "APPLIED",
+            Self::SwitchNotFound => "SWITCH_NOT_FOUND",
+            Self::NotifyFailed => "NOTIFY_FAILED",
+            Self::NotifySuccess => "NOTIFY_SUCCESS",
+            Self::NotifyInProgress => "NOTIFY_IN_PROGRESS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ConfigurationHistoryInfoViewDispatchStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "PENDING" => Self::Pending,
+            "IN_PROGRESS" => Self::InProgress,
+            "SUCCESS" => Self::Success,
+            "FAILED" => Self::Failed,
+            "FAILED_NO_RESPONSE" => Self::FailedNoResponse,
+            "FAILED_SAVE_FLASH" => Self::FailedSaveFlash,
+            "OFFLINE" => Self::Offline,
+            "NO_CONFIG_CHANGE" => Self::NoConfigChange,
+            "APPLIED" => Self::Applied,
+            "SWITCH_NOT_FOUND" => Self::SwitchNotFound,
+            "NOTIFY_FAILED" => Self::NotifyFailed,
+            "NOTIFY_SUCCESS" => Self::NotifySuccess,
+            "NOTIFY_IN_PROGRESS" => Self::NotifyInProgress,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ConfigurationHistoryInfoViewDispatchStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ConfigurationHistoryInfoViewDispatchStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoViewDispatchStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Configuration history view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ConfigurationHistoryView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `list`
+    ///
+    /// Wire name `list`; `array<ConfigurationHistoryInfoView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<Vec<ConfigurationHistoryInfoView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ConfigurationHistoryView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            total_count: None,
+            list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `list`.
+    pub fn with_list(
+        mut self,
+        value: impl Into<Vec<ConfigurationHistoryInfoView>>,
+    ) -> Self {
+        self.list = Some(value.into());
+        self
+    }
+}
+/// Device request view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DeviceRequestView {
+    /// `deviceRequestAction`
+    ///
+    /// Wire name `deviceRequestAction`; `DeviceRequestViewDeviceRequestAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
+    #[serde(
+        rename = "deviceRequestAction",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_request_action: Option<DeviceRequestViewDeviceRequestAction>,
+    /// `switchIdList`
+    ///
+    /// Wire name `switchIdList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
+    #[serde(rename = "switchIdList", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id_list: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DeviceRequestView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            device_request_action: None,
+            switch_id_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `deviceRequestAction`.
+    pub fn with_device_request_action(
+        mut self,
+        value: impl Into<DeviceRequestViewDeviceRequestAction>,
+    ) -> Self {
+        self.device_request_action = Some(value.into());
+        self
+    }
+    /// Sets `switchIdList`.
+    pub fn with_switch_id_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_id_list = Some(value.into());
+        self
+    }
+}
+/// Device request view device request action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DeviceRequestViewDeviceRequestAction {
+    /// `sync`
+    Sync,
+    /// `reboot`
+    Reboot,
+    /// `syncAdminPassword`
+    SyncAdminPassword,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DeviceRequestViewDeviceRequestAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sync => "sync",
+            Self::Reboot => "reboot",
+            Self::SyncAdminPassword => "syncAdminPassword",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DeviceRequestViewDeviceRequestAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "sync" => Self::Sync,
+            "reboot" => Self::Reboot,
+            "syncAdminPassword" => Self::SyncAdminPassword,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DeviceRequestViewDeviceRequestAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DeviceRequestViewDeviceRequestAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceRequestViewDeviceRequestAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp option view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpOptionView {
+    /// `seq`
+    ///
+    /// Wire name `seq`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<i64>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `DhcpOptionViewType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<DhcpOptionViewType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpOptionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            seq: None,
+            value: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `seq`.
+    pub fn with_seq(mut self, value: impl Into<i64>) -> Self {
+        self.seq = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<DhcpOptionViewType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Dhcp option view type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOptionViewType {
+    /// `ASCII`
+    Ascii,
+    /// `HEX`
+    Hex,
+    /// `IP`
+    Ip,
+    /// `INTEGER`
+    Integer,
+    /// `BOOLEAN`
+    Boolean,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpOptionViewType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ascii => "ASCII",
+            Self::Hex => "HEX",
+            Self::Ip => "IP",
+            Self::Integer => "INTEGER",
+            Self::Boolean => "BOOLEAN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpOptionViewType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ASCII" => Self::Ascii,
+            "HEX" => Self::Hex,
+            "IP" => Self::Ip,
+            "INTEGER" => Self::Integer,
+            "BOOLEAN" => Self::Boolean,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpOptionViewType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpOptionViewType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOptionViewType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp server response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpServerResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `DhcpServerView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<DhcpServerView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpServerResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<DhcpServerView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Dhcp server state view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerStateViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpServerStateView {
+    /// `state`
+    ///
+    /// Wire name `state`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerStateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpServerStateView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            state: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<bool>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+}
+/// Dhcp server view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpServerView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `poolName`
+    ///
+    /// Wire name `poolName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "poolName", default, skip_serializing_if = "Option::is_none")]
+    pub pool_name: Option<String>,
+    /// `defaultRouterIp`
+    ///
+    /// Wire name `defaultRouterIp`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(
+        rename = "defaultRouterIp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_router_ip: Option<String>,
+    /// `excludedEnd`
+    ///
+    /// Wire name `excludedEnd`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "excludedEnd", default, skip_serializing_if = "Option::is_none")]
+    pub excluded_end: Option<String>,
+    /// `excludedStart`
+    ///
+    /// Wire name `excludedStart`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "excludedStart", default, skip_serializing_if = "Option::is_none")]
+    pub excluded_start: Option<String>,
+    /// `leaseDays`
+    ///
+    /// Wire name `leaseDays`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "leaseDays", default, skip_serializing_if = "Option::is_none")]
+    pub lease_days: Option<i64>,
+    /// `leaseHrs`
+    ///
+    /// Wire name `leaseHrs`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "leaseHrs", default, skip_serializing_if = "Option::is_none")]
+    pub lease_hrs: Option<i64>,
+    /// `leaseMins`
+    ///
+    /// Wire name `leaseMins`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "leaseMins", default, skip_serializing_if = "Option::is_none")]
+    pub lease_mins: Option<i64>,
+    /// `dhcpOptions`
+    ///
+    /// Wire name `dhcpOptions`; `array<DhcpOptionView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "dhcpOptions", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_options: Option<Vec<DhcpOptionView>>,
+    /// `subnetAddress`
+    ///
+    /// Wire name `subnetAddress`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "subnetAddress", default, skip_serializing_if = "Option::is_none")]
+    pub subnet_address: Option<String>,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub subnet_mask: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpServerView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            pool_name: None,
+            default_router_ip: None,
+            excluded_end: None,
+            excluded_start: None,
+            lease_days: None,
+            lease_hrs: None,
+            lease_mins: None,
+            dhcp_options: None,
+            subnet_address: None,
+            subnet_mask: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `poolName`.
+    pub fn with_pool_name(mut self, value: impl Into<String>) -> Self {
+        self.pool_name = Some(value.into());
+        self
+    }
+    /// Sets `defaultRouterIp`.
+    pub fn with_default_router_ip(mut self, value: impl Into<String>) -> Self {
+        self.default_router_ip = Some(value.into());
+        self
+    }
+    /// Sets `excludedEnd`.
+    pub fn with_excluded_end(mut self, value: impl Into<String>) -> Self {
+        self.excluded_end = Some(value.into());
+        self
+    }
+    /// Sets `excludedStart`.
+    pub fn with_excluded_start(mut self, value: impl Into<String>) -> Self {
+        self.excluded_start = Some(value.into());
+        self
+    }
+    /// Sets `leaseDays`.
+    pub fn with_lease_days(mut self, value: impl Into<i64>) -> Self {
+        self.lease_days = Some(value.into());
+        self
+    }
+    /// Sets `leaseHrs`.
+    pub fn with_lease_hrs(mut self, value: impl Into<i64>) -> Self {
+        self.lease_hrs = Some(value.into());
+        self
+    }
+    /// Sets `leaseMins`.
+    pub fn with_lease_mins(mut self, value: impl Into<i64>) -> Self {
+        self.lease_mins = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOptions`.
+    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptionView>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `subnetAddress`.
+    pub fn with_subnet_address(mut self, value: impl Into<String>) -> Self {
+        self.subnet_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask`.
+    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+}
+/// Dispatch failed reason view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DispatchFailedReasonViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DispatchFailedReasonView {
+    /// `lineNumber`
+    ///
+    /// Wire name `lineNumber`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DispatchFailedReasonViewV1001).
+    #[serde(rename = "lineNumber", default, skip_serializing_if = "Option::is_none")]
+    pub line_number: Option<String>,
+    /// `message`
+    ///
+    /// Wire name `message`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml DispatchFailedReasonViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DispatchFailedReasonView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            line_number: None,
+            message: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `lineNumber`.
+    pub fn with_line_number(mut self, value: impl Into<String>) -> Self {
+        self.line_number = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// Dynamic query payload, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DynamicQueryPayload {
+    /// `multiSortFields`
+    ///
+    /// Wire name `multiSortFields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "multiSortFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_sort_fields: Option<Vec<String>>,
+    /// `matchFields`
+    ///
+    /// Wire name `matchFields`; `array<QosMatchField>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "matchFields", default, skip_serializing_if = "Option::is_none")]
+    pub match_fields: Option<Vec<super::common::QosMatchField>>,
+    /// `rangeFilter`
+    ///
+    /// Wire name `rangeFilter`; `RangeFilter`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "rangeFilter", default, skip_serializing_if = "Option::is_none")]
+    pub range_filter: Option<super::common::RangeFilter>,
+    /// `rangeDateFilter`
+    ///
+    /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "rangeDateFilter",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub range_date_filter: Option<super::common::RangeFilter>,
+    /// `mustNotMatchField`
+    ///
+    /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "mustNotMatchField",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub must_not_match_field: Option<Vec<super::common::MustNotMatchField>>,
+    /// `sortField`
+    ///
+    /// Wire name `sortField`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
+    pub sort_field: Option<String>,
+    /// `sortOrder`
+    ///
+    /// Wire name `sortOrder`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<String>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `pageByDate`
+    ///
+    /// Wire name `pageByDate`; `DynamicQueryPayloadPageByDate`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "pageByDate", default, skip_serializing_if = "Option::is_none")]
+    pub page_by_date: Option<DynamicQueryPayloadPageByDate>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `searchTargetFields`
+    ///
+    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "searchTargetFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub search_target_fields: Option<Vec<String>>,
+    /// `searchString`
+    ///
+    /// Wire name `searchString`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
+    pub search_string: Option<String>,
+    /// `filters`
+    ///
+    /// Wire name `filters`; `map<array<string>>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// `mustHaveFields`
+    ///
+    /// Wire name `mustHaveFields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "mustHaveFields", default, skip_serializing_if = "Option::is_none")]
+    pub must_have_fields: Option<Vec<String>>,
+    /// `mustNotHaveFields`
+    ///
+    /// Wire name `mustNotHaveFields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(
+        rename = "mustNotHaveFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub must_not_have_fields: Option<Vec<String>>,
+    /// `termField`
+    ///
+    /// Wire name `termField`; `TermField`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
+    pub term_field: Option<super::common::TermField>,
+    /// `terms`
+    ///
+    /// Wire name `terms`; `map<array<string>>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// `exists`
+    ///
+    /// Wire name `exists`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<String>,
+    /// `groupBy`
+    ///
+    /// Wire name `groupBy`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
+    #[serde(rename = "groupBy", default, skip_serializing_if = "Option::is_none")]
+    pub group_by: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DynamicQueryPayload {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            multi_sort_fields: None,
+            match_fields: None,
+            range_filter: None,
+            range_date_filter: None,
+            must_not_match_field: None,
+            sort_field: None,
+            sort_order: None,
+            page: None,
+            page_by_date: None,
+            page_size: None,
+            fields: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            must_have_fields: None,
+            must_not_have_fields: None,
+            term_field: None,
+            terms: None,
+            exists: None,
+            group_by: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `multiSortFields`.
+    pub fn with_multi_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.multi_sort_fields = Some(value.into());
+        self
+    }
+    /// Sets `matchFields`.
+    pub fn with_match_fields(
+        mut self,
+        value: impl Into<Vec<super::common::QosMatchField>>,
+    ) -> Self {
+        self.match_fields = Some(value.into());
+        self
+    }
+    /// Sets `rangeFilter`.
+    pub fn with_range_filter(
+        mut self,
+        value: impl Into<super::common::RangeFilter>,
+    ) -> Self {
+        self.range_filter = Some(value.into());
+        self
+    }
+    /// Sets `rangeDateFilter`.
+    pub fn with_range_date_filter(
+        mut self,
+        value: impl Into<super::common::RangeFilter>,
+    ) -> Self {
+        self.range_date_filter = Some(value.into());
+        self
+    }
+    /// Sets `mustNotMatchField`.
+    pub fn with_must_not_match_field(
+        mut self,
+        value: impl Into<Vec<super::common::MustNotMatchField>>,
+    ) -> Self {
+        self.must_not_match_field = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(mut self, value: impl Into<String>) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageByDate`.
+    pub fn with_page_by_date(
+        mut self,
+        value: impl Into<DynamicQueryPayloadPageByDate>,
+    ) -> Self {
+        self.page_by_date = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+    /// Sets `mustHaveFields`.
+    pub fn with_must_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `mustNotHaveFields`.
+    pub fn with_must_not_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_not_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `termField`.
+    pub fn with_term_field(
+        mut self,
+        value: impl Into<super::common::TermField>,
+    ) -> Self {
+        self.term_field = Some(value.into());
+        self
+    }
+    /// Sets `terms`.
+    pub fn with_terms(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.terms = Some(value.into());
+        self
+    }
+    /// Sets `exists`.
+    pub fn with_exists(mut self, value: impl Into<String>) -> Self {
+        self.exists = Some(value.into());
+        self
+    }
+    /// Sets `groupBy`.
+    pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
+        self.group_by = Some(value.into());
+        self
+    }
+}
+/// Dynamic query payload page by date, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DynamicQueryPayloadPageByDate {
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `key`
+    ///
+    /// Wire name `key`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DynamicQueryPayloadPageByDate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            value: None,
+            key: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+}
+/// Grouped switch, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GroupedSwitch {
+    /// `switches`
+    ///
+    /// Wire name `switches`; `array<Switch>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches: Option<Vec<super::common::Switch>>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `members`
+    ///
+    /// Wire name `members`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<i64>,
+    /// `incidents`
+    ///
+    /// Wire name `incidents`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incidents: Option<i64>,
+    /// `clients`
+    ///
+    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GroupedSwitch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switches: None,
+            device_status: None,
+            venue_id: None,
+            model: None,
+            members: None,
+            incidents: None,
+            clients: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switches`.
+    pub fn with_switches(
+        mut self,
+        value: impl Into<Vec<super::common::Switch>>,
+    ) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<i64>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+    /// Sets `incidents`.
+    pub fn with_incidents(mut self, value: impl Into<i64>) -> Self {
+        self.incidents = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+}
+/// Icx switch, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IcxSwitch {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `enableStack`
+    ///
+    /// Wire name `enableStack`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
+    pub enable_stack: Option<bool>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `IcxSwitchIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<IcxSwitchIgmpSnooping>,
+    /// `jumboMode`
+    ///
+    /// Wire name `jumboMode`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
+    pub jumbo_mode: Option<bool>,
+    /// `position`
+    ///
+    /// Wire name `position`; `SwitchPositionView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<SwitchPositionView>,
+    /// `spanningTreePriority`
+    ///
+    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "spanningTreePriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_priority: Option<i64>,
+    /// `softDeletedDate`
+    ///
+    /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "softDeletedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub soft_deleted_date: Option<String>,
+    /// `stackMembers`
+    ///
+    /// Wire name `stackMembers`; `array<StackMembersViewV1>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
+    pub stack_members: Option<Vec<StackMembersViewV1>>,
+    /// `ipAddressInterfaceType`
+    ///
+    /// Wire name `ipAddressInterfaceType`; `IcxSwitchIpAddressInterfaceType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "ipAddressInterfaceType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_address_interface_type: Option<IcxSwitchIpAddressInterfaceType>,
+    /// `ipAddressInterface`
+    ///
+    /// Wire name `ipAddressInterface`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "ipAddressInterface",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_address_interface: Option<String>,
+    /// `ipAddressType`
+    ///
+    /// Wire name `ipAddressType`; `IcxSwitchIpAddressType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_type: Option<IcxSwitchIpAddressType>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub subnet_mask: Option<String>,
+    /// `defaultGateway`
+    ///
+    /// Wire name `defaultGateway`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
+    pub default_gateway: Option<String>,
+    /// `firmwareVersion`
+    ///
+    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "firmwareVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub firmware_version: Option<String>,
+    /// `previousMembers`
+    ///
+    /// Wire name `previousMembers`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "previousMembers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub previous_members: Option<Vec<String>>,
+    /// `lastDataSyncTriggerTime`
+    ///
+    /// Wire name `lastDataSyncTriggerTime`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "lastDataSyncTriggerTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_data_sync_trigger_time: Option<i64>,
+    /// `lastDataSyncTime`
+    ///
+    /// Wire name `lastDataSyncTime`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "lastDataSyncTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_data_sync_time: Option<i64>,
+    /// `syncDataId`
+    ///
+    /// Wire name `syncDataId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "syncDataId", default, skip_serializing_if = "Option::is_none")]
+    pub sync_data_id: Option<String>,
+    /// `syncDataStartTime`
+    ///
+    /// Wire name `syncDataStartTime`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "syncDataStartTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sync_data_start_time: Option<i64>,
+    /// `syncDataEndTime`
+    ///
+    /// Wire name `syncDataEndTime`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "syncDataEndTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sync_data_end_time: Option<i64>,
+    /// `dhcpClientEnabled`
+    ///
+    /// Wire name `dhcpClientEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "dhcpClientEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_enabled: Option<bool>,
+    /// `dhcpServerEnabled`
+    ///
+    /// Wire name `dhcpServerEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "dhcpServerEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_server_enabled: Option<bool>,
+    /// `trustPorts`
+    ///
+    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
+    pub trust_ports: Option<Vec<String>>,
+    /// `initialVlanId`
+    ///
+    /// Wire name `initialVlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
+    pub initial_vlan_id: Option<i64>,
+    /// `stackConfigTimestamp`
+    ///
+    /// Wire name `stackConfigTimestamp`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(
+        rename = "stackConfigTimestamp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub stack_config_timestamp: Option<String>,
+    /// `specifiedType`
+    ///
+    /// Wire name `specifiedType`; `IcxSwitchSpecifiedType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
+    pub specified_type: Option<IcxSwitchSpecifiedType>,
+    /// `rearModule`
+    ///
+    /// Wire name `rearModule`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
+    pub rear_module: Option<String>,
+    /// `vlanCustomize`
+    ///
+    /// Wire name `vlanCustomize`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
+    #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_customize: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IcxSwitch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            venue_id: None,
+            name: None,
+            description: None,
+            tags: None,
+            enable_stack: None,
+            igmp_snooping: None,
+            jumbo_mode: None,
+            position: None,
+            spanning_tree_priority: None,
+            soft_deleted_date: None,
+            stack_members: None,
+            ip_address_interface_type: None,
+            ip_address_interface: None,
+            ip_address_type: None,
+            ip_address: None,
+            subnet_mask: None,
+            default_gateway: None,
+            firmware_version: None,
+            previous_members: None,
+            last_data_sync_trigger_time: None,
+            last_data_sync_time: None,
+            sync_data_id: None,
+            sync_data_start_time: None,
+            sync_data_end_time: None,
+            dhcp_client_enabled: None,
+            dhcp_server_enabled: None,
+            trust_ports: None,
+            initial_vlan_id: None,
+            stack_config_timestamp: None,
+            specified_type: None,
+            rear_module: None,
+            vlan_customize: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `enableStack`.
+    pub fn with_enable_stack(mut self, value: impl Into<bool>) -> Self {
+        self.enable_stack = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(
+        mut self,
+        value: impl Into<IcxSwitchIgmpSnooping>,
+    ) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `jumboMode`.
+    pub fn with_jumbo_mode(mut self, value: impl Into<bool>) -> Self {
+        self.jumbo_mode = Some(value.into());
+        self
+    }
+    /// Sets `position`.
+    pub fn with_position(mut self, value: impl Into<SwitchPositionView>) -> Self {
+        self.position = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `softDeletedDate`.
+    pub fn with_soft_deleted_date(mut self, value: impl Into<String>) -> Self {
+        self.soft_deleted_date = Some(value.into());
+        self
+    }
+    /// Sets `stackMembers`.
+    pub fn with_stack_members(
+        mut self,
+        value: impl Into<Vec<StackMembersViewV1>>,
+    ) -> Self {
+        self.stack_members = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterfaceType`.
+    pub fn with_ip_address_interface_type(
+        mut self,
+        value: impl Into<IcxSwitchIpAddressInterfaceType>,
+    ) -> Self {
+        self.ip_address_interface_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterface`.
+    pub fn with_ip_address_interface(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_interface = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<IcxSwitchIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask`.
+    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `defaultGateway`.
+    pub fn with_default_gateway(mut self, value: impl Into<String>) -> Self {
+        self.default_gateway = Some(value.into());
+        self
+    }
+    /// Sets `firmwareVersion`.
+    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `previousMembers`.
+    pub fn with_previous_members(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.previous_members = Some(value.into());
+        self
+    }
+    /// Sets `lastDataSyncTriggerTime`.
+    pub fn with_last_data_sync_trigger_time(mut self, value: impl Into<i64>) -> Self {
+        self.last_data_sync_trigger_time = Some(value.into());
+        self
+    }
+    /// Sets `lastDataSyncTime`.
+    pub fn with_last_data_sync_time(mut self, value: impl Into<i64>) -> Self {
+        self.last_data_sync_time = Some(value.into());
+        self
+    }
+    /// Sets `syncDataId`.
+    pub fn with_sync_data_id(mut self, value: impl Into<String>) -> Self {
+        self.sync_data_id = Some(value.into());
+        self
+    }
+    /// Sets `syncDataStartTime`.
+    pub fn with_sync_data_start_time(mut self, value: impl Into<i64>) -> Self {
+        self.sync_data_start_time = Some(value.into());
+        self
+    }
+    /// Sets `syncDataEndTime`.
+    pub fn with_sync_data_end_time(mut self, value: impl Into<i64>) -> Self {
+        self.sync_data_end_time = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientEnabled`.
+    pub fn with_dhcp_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpServerEnabled`.
+    pub fn with_dhcp_server_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_server_enabled = Some(value.into());
+        self
+    }
+    /// Sets `trustPorts`.
+    pub fn with_trust_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.trust_ports = Some(value.into());
+        self
+    }
+    /// Sets `initialVlanId`.
+    pub fn with_initial_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.initial_vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `stackConfigTimestamp`.
+    pub fn with_stack_config_timestamp(mut self, value: impl Into<String>) -> Self {
+        self.stack_config_timestamp = Some(value.into());
+        self
+    }
+    /// Sets `specifiedType`.
+    pub fn with_specified_type(
+        mut self,
+        value: impl Into<IcxSwitchSpecifiedType>,
+    ) -> Self {
+        self.specified_type = Some(value.into());
+        self
+    }
+    /// Sets `rearModule`.
+    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
+        self.rear_module = Some(value.into());
+        self
+    }
+    /// Sets `vlanCustomize`.
+    pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_customize = Some(value.into());
+        self
+    }
+}
+/// Icx switch igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch ip address interface type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchIpAddressInterfaceType {
+    /// `NONE`
+    None,
+    /// `PORT`
+    Port,
+    /// `VE`
+    Ve,
+    /// `MANAGEMENT`
+    Management,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchIpAddressInterfaceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Port => "PORT",
+            Self::Ve => "VE",
+            Self::Management => "MANAGEMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchIpAddressInterfaceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "PORT" => Self::Port,
+            "VE" => Self::Ve,
+            "MANAGEMENT" => Self::Management,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchIpAddressInterfaceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchIpAddressInterfaceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchIpAddressInterfaceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch ip address type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchIpAddressType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchIpAddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchIpAddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchIpAddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchIpAddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchIpAddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IcxSwitchResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `IcxSwitchView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<IcxSwitchView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IcxSwitchResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<IcxSwitchView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Icx switch specified type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchSpecifiedType {
+    /// `AUTO`
+    Auto,
+    /// `SWITCH`
+    Switch,
+    /// `ROUTER`
+    Router,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchSpecifiedType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Switch => "SWITCH",
+            Self::Router => "ROUTER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchSpecifiedType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "SWITCH" => Self::Switch,
+            "ROUTER" => Self::Router,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchSpecifiedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchSpecifiedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchSpecifiedType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IcxSwitchView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `enableStack`
+    ///
+    /// Wire name `enableStack`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
+    pub enable_stack: Option<bool>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `IcxSwitchViewIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<IcxSwitchViewIgmpSnooping>,
+    /// `jumboMode`
+    ///
+    /// Wire name `jumboMode`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
+    pub jumbo_mode: Option<bool>,
+    /// `spanningTreePriority`
+    ///
+    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(
+        rename = "spanningTreePriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_priority: Option<i64>,
+    /// `stackMembers`
+    ///
+    /// Wire name `stackMembers`; `array<StackMembersView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
+    pub stack_members: Option<Vec<StackMembersView>>,
+    /// `ipAddressInterfaceType`
+    ///
+    /// Wire name `ipAddressInterfaceType`; `IcxSwitchViewIpAddressInterfaceType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(
+        rename = "ipAddressInterfaceType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_address_interface_type: Option<IcxSwitchViewIpAddressInterfaceType>,
+    /// `ipAddressInterface`
+    ///
+    /// Wire name `ipAddressInterface`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(
+        rename = "ipAddressInterface",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ip_address_interface: Option<String>,
+    /// `ipAddressType`
+    ///
+    /// Wire name `ipAddressType`; `IcxSwitchViewIpAddressType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub subnet_mask: Option<String>,
+    /// `defaultGateway`
+    ///
+    /// Wire name `defaultGateway`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
+    pub default_gateway: Option<String>,
+    /// `dhcpClientEnabled`
+    ///
+    /// Wire name `dhcpClientEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(
+        rename = "dhcpClientEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_client_enabled: Option<bool>,
+    /// `dhcpServerEnabled`
+    ///
+    /// Wire name `dhcpServerEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(
+        rename = "dhcpServerEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_server_enabled: Option<bool>,
+    /// `initialVlanId`
+    ///
+    /// Wire name `initialVlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
+    pub initial_vlan_id: Option<i64>,
+    /// `specifiedType`
+    ///
+    /// Wire name `specifiedType`; `IcxSwitchViewSpecifiedType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
+    pub specified_type: Option<IcxSwitchViewSpecifiedType>,
+    /// `rearModule`
+    ///
+    /// Wire name `rearModule`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
+    pub rear_module: Option<String>,
+    /// `vlanCustomize`
+    ///
+    /// Wire name `vlanCustomize`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
+    #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_customize: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IcxSwitchView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            enable_stack: None,
+            igmp_snooping: None,
+            jumbo_mode: None,
+            spanning_tree_priority: None,
+            stack_members: None,
+            ip_address_interface_type: None,
+            ip_address_interface: None,
+            ip_address_type: None,
+            ip_address: None,
+            subnet_mask: None,
+            default_gateway: None,
+            dhcp_client_enabled: None,
+            dhcp_server_enabled: None,
+            initial_vlan_id: None,
+            specified_type: None,
+            rear_module: None,
+            vlan_customize: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enableStack`.
+    pub fn with_enable_stack(mut self, value: impl Into<bool>) -> Self {
+        self.enable_stack = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(
+        mut self,
+        value: impl Into<IcxSwitchViewIgmpSnooping>,
+    ) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `jumboMode`.
+    pub fn with_jumbo_mode(mut self, value: impl Into<bool>) -> Self {
+        self.jumbo_mode = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreePriority`.
+    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
+        self.spanning_tree_priority = Some(value.into());
+        self
+    }
+    /// Sets `stackMembers`.
+    pub fn with_stack_members(
+        mut self,
+        value: impl Into<Vec<StackMembersView>>,
+    ) -> Self {
+        self.stack_members = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterfaceType`.
+    pub fn with_ip_address_interface_type(
+        mut self,
+        value: impl Into<IcxSwitchViewIpAddressInterfaceType>,
+    ) -> Self {
+        self.ip_address_interface_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressInterface`.
+    pub fn with_ip_address_interface(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_interface = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<IcxSwitchViewIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask`.
+    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `defaultGateway`.
+    pub fn with_default_gateway(mut self, value: impl Into<String>) -> Self {
+        self.default_gateway = Some(value.into());
+        self
+    }
+    /// Sets `dhcpClientEnabled`.
+    pub fn with_dhcp_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpServerEnabled`.
+    pub fn with_dhcp_server_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_server_enabled = Some(value.into());
+        self
+    }
+    /// Sets `initialVlanId`.
+    pub fn with_initial_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.initial_vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `specifiedType`.
+    pub fn with_specified_type(
+        mut self,
+        value: impl Into<IcxSwitchViewSpecifiedType>,
+    ) -> Self {
+        self.specified_type = Some(value.into());
+        self
+    }
+    /// Sets `rearModule`.
+    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
+        self.rear_module = Some(value.into());
+        self
+    }
+    /// Sets `vlanCustomize`.
+    pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
+        self.vlan_customize = Some(value.into());
+        self
+    }
+}
+/// Icx switch view igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchViewIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchViewIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchViewIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchViewIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchViewIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchViewIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch view ip address interface type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchViewIpAddressInterfaceType {
+    /// `NONE`
+    None,
+    /// `PORT`
+    Port,
+    /// `VE`
+    Ve,
+    /// `MANAGEMENT`
+    Management,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchViewIpAddressInterfaceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Port => "PORT",
+            Self::Ve => "VE",
+            Self::Management => "MANAGEMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchViewIpAddressInterfaceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "PORT" => Self::Port,
+            "VE" => Self::Ve,
+            "MANAGEMENT" => Self::Management,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchViewIpAddressInterfaceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchViewIpAddressInterfaceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressInterfaceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch view ip address type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchViewIpAddressType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchViewIpAddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchViewIpAddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchViewIpAddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchViewIpAddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Icx switch view specified type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchViewSpecifiedType {
+    /// `AUTO`
+    Auto,
+    /// `SWITCH`
+    Switch,
+    /// `ROUTER`
+    Router,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IcxSwitchViewSpecifiedType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Switch => "SWITCH",
+            Self::Router => "ROUTER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IcxSwitchViewSpecifiedType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "SWITCH" => Self::Switch,
+            "ROUTER" => Self::Router,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IcxSwitchViewSpecifiedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IcxSwitchViewSpecifiedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchViewSpecifiedType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Import switch result view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ImportSwitchResultView {
+    /// `successDownloadUrl`
+    ///
+    /// Wire name `successDownloadUrl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
+    #[serde(
+        rename = "successDownloadUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub success_download_url: Option<String>,
+    /// `failureDownloadUrl`
+    ///
+    /// Wire name `failureDownloadUrl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
+    #[serde(
+        rename = "failureDownloadUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub failure_download_url: Option<String>,
+    /// `successCount`
+    ///
+    /// Wire name `successCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
+    #[serde(rename = "successCount", default, skip_serializing_if = "Option::is_none")]
+    pub success_count: Option<i64>,
+    /// `failureCount`
+    ///
+    /// Wire name `failureCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
+    #[serde(rename = "failureCount", default, skip_serializing_if = "Option::is_none")]
+    pub failure_count: Option<i64>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ImportSwitchResultView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            success_download_url: None,
+            failure_download_url: None,
+            success_count: None,
+            failure_count: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `successDownloadUrl`.
+    pub fn with_success_download_url(mut self, value: impl Into<String>) -> Self {
+        self.success_download_url = Some(value.into());
+        self
+    }
+    /// Sets `failureDownloadUrl`.
+    pub fn with_failure_download_url(mut self, value: impl Into<String>) -> Self {
+        self.failure_download_url = Some(value.into());
+        self
+    }
+    /// Sets `successCount`.
+    pub fn with_success_count(mut self, value: impl Into<i64>) -> Self {
+        self.success_count = Some(value.into());
+        self
+    }
+    /// Sets `failureCount`.
+    pub fn with_failure_count(mut self, value: impl Into<i64>) -> Self {
+        self.failure_count = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+}
+/// Lag, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Lag {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `LagType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<LagType>,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<String>>,
+    /// `taggedVlans`
+    ///
+    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_vlans: Option<Vec<String>>,
+    /// `untaggedVlan`
+    ///
+    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_vlan: Option<String>,
+    /// `forceUpPort`
+    ///
+    /// Wire name `forceUpPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
+    #[serde(rename = "forceUpPort", default, skip_serializing_if = "Option::is_none")]
+    pub force_up_port: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Lag {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            type_: None,
+            ports: None,
+            tagged_vlans: None,
+            untagged_vlan: None,
+            force_up_port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<LagType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+    /// Sets `taggedVlans`.
+    pub fn with_tagged_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_vlans = Some(value.into());
+        self
+    }
+    /// Sets `untaggedVlan`.
+    pub fn with_untagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `forceUpPort`.
+    pub fn with_force_up_port(mut self, value: impl Into<String>) -> Self {
+        self.force_up_port = Some(value.into());
+        self
+    }
+}
+/// Lag response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LagResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `LagView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<LagView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LagResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<LagView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Lag type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LagType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LagType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LagType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LagType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LagType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lag view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LagView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `lagId`
+    ///
+    /// Wire name `lagId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(rename = "lagId", default, skip_serializing_if = "Option::is_none")]
+    pub lag_id: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `LagViewType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<LagViewType>,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<String>>,
+    /// `taggedVlans`
+    ///
+    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_vlans: Option<Vec<String>>,
+    /// `untaggedVlan`
+    ///
+    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_vlan: Option<String>,
+    /// `forceUpPort`
+    ///
+    /// Wire name `forceUpPort`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
+    #[serde(rename = "forceUpPort", default, skip_serializing_if = "Option::is_none")]
+    pub force_up_port: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LagView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            lag_id: None,
+            name: None,
+            type_: None,
+            ports: None,
+            tagged_vlans: None,
+            untagged_vlan: None,
+            force_up_port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `lagId`.
+    pub fn with_lag_id(mut self, value: impl Into<i64>) -> Self {
+        self.lag_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<LagViewType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+    /// Sets `taggedVlans`.
+    pub fn with_tagged_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_vlans = Some(value.into());
+        self
+    }
+    /// Sets `untaggedVlan`.
+    pub fn with_untagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `forceUpPort`.
+    pub fn with_force_up_port(mut self, value: impl Into<String>) -> Self {
+        self.force_up_port = Some(value.into());
+        self
+    }
+}
+/// Lag view type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LagViewType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LagViewType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LagViewType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LagViewType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LagViewType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagViewType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lldp qos view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LldpQosView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `applicationType`
+    ///
+    /// Wire name `applicationType`; `LldpQosViewApplicationType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+    #[serde(
+        rename = "applicationType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_type: Option<LldpQosViewApplicationType>,
+    /// `qosVlanType`
+    ///
+    /// Wire name `qosVlanType`; `LldpQosViewQosVlanType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+    #[serde(rename = "qosVlanType", default, skip_serializing_if = "Option::is_none")]
+    pub qos_vlan_type: Option<LldpQosViewQosVlanType>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
+    /// `dscp`
+    ///
+    /// Wire name `dscp`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dscp: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LldpQosView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            application_type: None,
+            qos_vlan_type: None,
+            vlan_id: None,
+            priority: None,
+            dscp: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `applicationType`.
+    pub fn with_application_type(
+        mut self,
+        value: impl Into<LldpQosViewApplicationType>,
+    ) -> Self {
+        self.application_type = Some(value.into());
+        self
+    }
+    /// Sets `qosVlanType`.
+    pub fn with_qos_vlan_type(
+        mut self,
+        value: impl Into<LldpQosViewQosVlanType>,
+    ) -> Self {
+        self.qos_vlan_type = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `priority`.
+    pub fn with_priority(mut self, value: impl Into<i64>) -> Self {
+        self.priority = Some(value.into());
+        self
+    }
+    /// Sets `dscp`.
+    pub fn with_dscp(mut self, value: impl Into<i64>) -> Self {
+        self.dscp = Some(value.into());
+        self
+    }
+}
+/// Lldp qos view application type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LldpQosViewApplicationType {
+    /// `GUEST_VOICE`
+    GuestVoice,
+    /// `GUEST_VOICE_SIGNALING`
+    GuestVoiceSignaling,
+    /// `SOFTPHONE_VOICE`
+    SoftphoneVoice,
+    /// `STREAMING_VIDEO`
+    StreamingVideo,
+    /// `VIDEO_CONFERENCING`
+    VideoConferencing,
+    /// `VIDEO_SIGNALING`
+    VideoSignaling,
+    /// `VOICE`
+    Voice,
+    /// `VOICE_SIGNALING`
+    VoiceSignaling,
+    /// `NONE`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LldpQosViewApplicationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::GuestVoice => "GUEST_VOICE",
+            Self::GuestVoiceSignaling => "GUEST_VOICE_SIGNALING",
+            Self::SoftphoneVoice => "SOFTPHONE_VOICE",
+            Self::StreamingVideo => "STREAMING_VIDEO",
+            Self::VideoConferencing => "VIDEO_CONFERENCING",
+            Self::VideoSignaling => "VIDEO_SIGNALING",
+            Self::Voice => "VOICE",
+            Self::VoiceSignaling => "VOICE_SIGNALING",
+            Self::None => "NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LldpQosViewApplicationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "GUEST_VOICE" => Self::GuestVoice,
+            "GUEST_VOICE_SIGNALING" => Self::GuestVoiceSignaling,
+            "SOFTPHONE_VOICE" => Self::SoftphoneVoice,
+            "STREAMING_VIDEO" => Self::StreamingVideo,
+            "VIDEO_CONFERENCING" => Self::VideoConferencing,
+            "VIDEO_SIGNALING" => Self::VideoSignaling,
+            "VOICE" => Self::Voice,
+            "VOICE_SIGNALING" => Self::VoiceSignaling,
+            "NONE" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LldpQosViewApplicationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LldpQosViewApplicationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LldpQosViewApplicationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lldp qos view qos vlan type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LldpQosViewQosVlanType {
+    /// `PRIORITY_TAGGED`
+    PriorityTagged,
+    /// `TAGGED`
+    Tagged,
+    /// `UNTAGGED`
+    Untagged,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LldpQosViewQosVlanType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::PriorityTagged => "PRIORITY_TAGGED",
+            Self::Tagged => "TAGGED",
+            Self::Untagged => "UNTAGGED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LldpQosViewQosVlanType {
+    fn from(s: &str) -> Self {
+        match s {
+            "PRIORITY_TAGGED" => Self::PriorityTagged,
+            "TAGGED" => Self::Tagged,
+            "UNTAGGED" => Self::Untagged,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LldpQosViewQosVlanType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LldpQosViewQosVlanType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LldpQosViewQosVlanType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Model current version view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ModelCurrentVersionView {
+    /// `modelGroup`
+    ///
+    /// Wire name `modelGroup`; `ModelCurrentVersionViewModelGroup`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
+    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
+    pub model_group: Option<ModelCurrentVersionViewModelGroup>,
+    /// `versions`
+    ///
+    /// Wire name `versions`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ModelCurrentVersionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            model_group: None,
+            versions: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(
+        mut self,
+        value: impl Into<ModelCurrentVersionViewModelGroup>,
+    ) -> Self {
+        self.model_group = Some(value.into());
+        self
+    }
+    /// Sets `versions`.
+    pub fn with_versions(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.versions = Some(value.into());
+        self
+    }
+}
+/// Model current version view model group: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ModelCurrentVersionViewModelGroup {
+    /// `ICX71`
+    Icx71,
+    /// `ICX7X`
+    Icx7x,
+    /// `ICX82`
+    Icx82,
+    /// `ICX81`
+    Icx81,
+    /// `ICX71E`
+    Icx71e,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ModelCurrentVersionViewModelGroup {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx71 => "ICX71",
+            Self::Icx7x => "ICX7X",
+            Self::Icx82 => "ICX82",
+            Self::Icx81 => "ICX81",
+            Self::Icx71e => "ICX71E",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ModelCurrentVersionViewModelGroup {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX71" => Self::Icx71,
+            "ICX7X" => Self::Icx7x,
+            "ICX82" => Self::Icx82,
+            "ICX81" => Self::Icx81,
+            "ICX71E" => Self::Icx71e,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ModelCurrentVersionViewModelGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ModelCurrentVersionViewModelGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ModelCurrentVersionViewModelGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Model version view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ModelVersionView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `modelGroup`
+    ///
+    /// Wire name `modelGroup`; `ModelVersionViewModelGroup`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
+    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
+    pub model_group: Option<ModelVersionViewModelGroup>,
+    /// `version`
+    ///
+    /// Wire name `version`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ModelVersionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model_group: None,
+            version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(
+        mut self,
+        value: impl Into<ModelVersionViewModelGroup>,
+    ) -> Self {
+        self.model_group = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+}
+/// Model version view model group: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ModelVersionViewModelGroup {
+    /// `ICX71`
+    Icx71,
+    /// `ICX7X`
+    Icx7x,
+    /// `ICX82`
+    Icx82,
+    /// `ICX81`
+    Icx81,
+    /// `ICX71E`
+    Icx71e,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ModelVersionViewModelGroup {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx71 => "ICX71",
+            Self::Icx7x => "ICX7X",
+            Self::Icx82 => "ICX82",
+            Self::Icx81 => "ICX81",
+            Self::Icx71e => "ICX71E",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ModelVersionViewModelGroup {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX71" => Self::Icx71,
+            "ICX7X" => Self::Icx7x,
+            "ICX82" => Self::Icx82,
+            "ICX81" => Self::Icx81,
+            "ICX71E" => Self::Icx71e,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ModelVersionViewModelGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ModelVersionViewModelGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ModelVersionViewModelGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `PortView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<PortView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<PortView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Port v1001, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortV1001 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<String>>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `ignoreFields`
+    ///
+    /// Wire name `ignoreFields`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
+    pub ignore_fields: Option<String>,
+    /// `revert`
+    ///
+    /// Wire name `revert`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revert: Option<bool>,
+    /// `portSpeed`
+    ///
+    /// Wire name `portSpeed`; `PortV1001PortSpeed`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
+    pub port_speed: Option<PortV1001PortSpeed>,
+    /// `poeClass`
+    ///
+    /// Wire name `poeClass`; `PortV1001PoeClass`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
+    pub poe_class: Option<PortV1001PoeClass>,
+    /// `poeBudget`
+    ///
+    /// Wire name `poeBudget`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
+    pub poe_budget: Option<f64>,
+    /// `poePriority`
+    ///
+    /// Wire name `poePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
+    pub poe_priority: Option<i64>,
+    /// `poeEnable`
+    ///
+    /// Wire name `poeEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
+    pub poe_enable: Option<bool>,
+    /// `poeCapability`
+    ///
+    /// Wire name `poeCapability`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
+    pub poe_capability: Option<bool>,
+    /// `portEnable`
+    ///
+    /// Wire name `portEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
+    pub port_enable: Option<bool>,
+    /// `portProtected`
+    ///
+    /// Wire name `portProtected`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
+    pub port_protected: Option<bool>,
+    /// `dhcpSnoopingTrust`
+    ///
+    /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "dhcpSnoopingTrust",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_snooping_trust: Option<bool>,
+    /// `arpInspectionTrust`
+    ///
+    /// Wire name `arpInspectionTrust`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "arpInspectionTrust",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_inspection_trust: Option<bool>,
+    /// `rstpAdminEdgePort`
+    ///
+    /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "rstpAdminEdgePort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rstp_admin_edge_port: Option<bool>,
+    /// `adminPtToPt`
+    ///
+    /// Wire name `adminPtToPt`; `PortV1001AdminPtToPt`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
+    pub admin_pt_to_pt: Option<PortV1001AdminPtToPt>,
+    /// `stpBpduGuard`
+    ///
+    /// Wire name `stpBpduGuard`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
+    pub stp_bpdu_guard: Option<bool>,
+    /// `stpRootGuard`
+    ///
+    /// Wire name `stpRootGuard`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
+    pub stp_root_guard: Option<bool>,
+    /// `ipsg`
+    ///
+    /// Wire name `ipsg`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipsg: Option<bool>,
+    /// `lldpEnable`
+    ///
+    /// Wire name `lldpEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_enable: Option<bool>,
+    /// `lldpQos`
+    ///
+    /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_qos: Option<Vec<LldpQosView>>,
+    /// `taggedVlans`
+    ///
+    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_vlans: Option<Vec<String>>,
+    /// `untaggedVlan`
+    ///
+    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_vlan: Option<String>,
+    /// `voiceVlan`
+    ///
+    /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
+    pub voice_vlan: Option<i64>,
+    /// `ingressAcl`
+    ///
+    /// Wire name `ingressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub ingress_acl: Option<String>,
+    /// `egressAcl`
+    ///
+    /// Wire name `egressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub egress_acl: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `flexibleAuthenticationEnabled`
+    ///
+    /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "flexibleAuthenticationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub flexible_authentication_enabled: Option<bool>,
+    /// `authenticationType`
+    ///
+    /// Wire name `authenticationType`; `PortV1001AuthenticationType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "authenticationType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_type: Option<PortV1001AuthenticationType>,
+    /// `authenticationCustomize`
+    ///
+    /// Wire name `authenticationCustomize`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "authenticationCustomize",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_customize: Option<bool>,
+    /// `authenticationProfileId`
+    ///
+    /// Wire name `authenticationProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "authenticationProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_profile_id: Option<String>,
+    /// `changeAuthOrder`
+    ///
+    /// Wire name `changeAuthOrder`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "changeAuthOrder",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub change_auth_order: Option<bool>,
+    /// `dot1xPortControl`
+    ///
+    /// Wire name `dot1xPortControl`; `PortV1001Dot1xPortControl`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "dot1xPortControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dot1x_port_control: Option<PortV1001Dot1xPortControl>,
+    /// `authDefaultVlan`
+    ///
+    /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "authDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_default_vlan: Option<i64>,
+    /// `restrictedVlan`
+    ///
+    /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub restricted_vlan: Option<i64>,
+    /// `criticalVlan`
+    ///
+    /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
+    pub critical_vlan: Option<i64>,
+    /// `guestVlan`
+    ///
+    /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
+    pub guest_vlan: Option<i64>,
+    /// `authFailAction`
+    ///
+    /// Wire name `authFailAction`; `PortV1001AuthFailAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
+    pub auth_fail_action: Option<PortV1001AuthFailAction>,
+    /// `authTimeoutAction`
+    ///
+    /// Wire name `authTimeoutAction`; `PortV1001AuthTimeoutAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "authTimeoutAction",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_timeout_action: Option<PortV1001AuthTimeoutAction>,
+    /// `switchPortProfileId`
+    ///
+    /// Wire name `switchPortProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "switchPortProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_port_profile_id: Option<String>,
+    /// `portSecurity`
+    ///
+    /// Wire name `portSecurity`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub port_security: Option<bool>,
+    /// `portSecurityMaxEntries`
+    ///
+    /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(
+        rename = "portSecurityMaxEntries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_security_max_entries: Option<i64>,
+    /// `switchMacAcl`
+    ///
+    /// Wire name `switchMacAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac_acl: Option<String>,
+    /// `poeScheduler`
+    ///
+    /// Wire name `poeScheduler`; `SchedulerView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
+    #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
+    pub poe_scheduler: Option<SchedulerView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortV1001 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            ports: None,
+            name: None,
+            ignore_fields: None,
+            revert: None,
+            port_speed: None,
+            poe_class: None,
+            poe_budget: None,
+            poe_priority: None,
+            poe_enable: None,
+            poe_capability: None,
+            port_enable: None,
+            port_protected: None,
+            dhcp_snooping_trust: None,
+            arp_inspection_trust: None,
+            rstp_admin_edge_port: None,
+            admin_pt_to_pt: None,
+            stp_bpdu_guard: None,
+            stp_root_guard: None,
+            ipsg: None,
+            lldp_enable: None,
+            lldp_qos: None,
+            tagged_vlans: None,
+            untagged_vlan: None,
+            voice_vlan: None,
+            ingress_acl: None,
+            egress_acl: None,
+            tags: None,
+            flexible_authentication_enabled: None,
+            authentication_type: None,
+            authentication_customize: None,
+            authentication_profile_id: None,
+            change_auth_order: None,
+            dot1x_port_control: None,
+            auth_default_vlan: None,
+            restricted_vlan: None,
+            critical_vlan: None,
+            guest_vlan: None,
+            auth_fail_action: None,
+            auth_timeout_action: None,
+            switch_port_profile_id: None,
+            port_security: None,
+            port_security_max_entries: None,
+            switch_mac_acl: None,
+            poe_scheduler: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `ignoreFields`.
+    pub fn with_ignore_fields(mut self, value: impl Into<String>) -> Self {
+        self.ignore_fields = Some(value.into());
+        self
+    }
+    /// Sets `revert`.
+    pub fn with_revert(mut self, value: impl Into<bool>) -> Self {
+        self.revert = Some(value.into());
+        self
+    }
+    /// Sets `portSpeed`.
+    pub fn with_port_speed(mut self, value: impl Into<PortV1001PortSpeed>) -> Self {
+        self.port_speed = Some(value.into());
+        self
+    }
+    /// Sets `poeClass`.
+    pub fn with_poe_class(mut self, value: impl Into<PortV1001PoeClass>) -> Self {
+        self.poe_class = Some(value.into());
+        self
+    }
+    /// Sets `poeBudget`.
+    pub fn with_poe_budget(mut self, value: impl Into<f64>) -> Self {
+        self.poe_budget = Some(value.into());
+        self
+    }
+    /// Sets `poePriority`.
+    pub fn with_poe_priority(mut self, value: impl Into<i64>) -> Self {
+        self.poe_priority = Some(value.into());
+        self
+    }
+    /// Sets `poeEnable`.
+    pub fn with_poe_enable(mut self, value: impl Into<bool>) -> Self {
+        self.poe_enable = Some(value.into());
+        self
+    }
+    /// Sets `poeCapability`.
+    pub fn with_poe_capability(mut self, value: impl Into<bool>) -> Self {
+        self.poe_capability = Some(value.into());
+        self
+    }
+    /// Sets `portEnable`.
+    pub fn with_port_enable(mut self, value: impl Into<bool>) -> Self {
+        self.port_enable = Some(value.into());
+        self
+    }
+    /// Sets `portProtected`.
+    pub fn with_port_protected(mut self, value: impl Into<bool>) -> Self {
+        self.port_protected = Some(value.into());
+        self
+    }
+    /// Sets `dhcpSnoopingTrust`.
+    pub fn with_dhcp_snooping_trust(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_snooping_trust = Some(value.into());
+        self
+    }
+    /// Sets `arpInspectionTrust`.
+    pub fn with_arp_inspection_trust(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection_trust = Some(value.into());
+        self
+    }
+    /// Sets `rstpAdminEdgePort`.
+    pub fn with_rstp_admin_edge_port(mut self, value: impl Into<bool>) -> Self {
+        self.rstp_admin_edge_port = Some(value.into());
+        self
+    }
+    /// Sets `adminPtToPt`.
+    pub fn with_admin_pt_to_pt(
+        mut self,
+        value: impl Into<PortV1001AdminPtToPt>,
+    ) -> Self {
+        self.admin_pt_to_pt = Some(value.into());
+        self
+    }
+    /// Sets `stpBpduGuard`.
+    pub fn with_stp_bpdu_guard(mut self, value: impl Into<bool>) -> Self {
+        self.stp_bpdu_guard = Some(value.into());
+        self
+    }
+    /// Sets `stpRootGuard`.
+    pub fn with_stp_root_guard(mut self, value: impl Into<bool>) -> Self {
+        self.stp_root_guard = Some(value.into());
+        self
+    }
+    /// Sets `ipsg`.
+    pub fn with_ipsg(mut self, value: impl Into<bool>) -> Self {
+        self.ipsg = Some(value.into());
+        self
+    }
+    /// Sets `lldpEnable`.
+    pub fn with_lldp_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_enable = Some(value.into());
+        self
+    }
+    /// Sets `lldpQos`.
+    pub fn with_lldp_qos(mut self, value: impl Into<Vec<LldpQosView>>) -> Self {
+        self.lldp_qos = Some(value.into());
+        self
+    }
+    /// Sets `taggedVlans`.
+    pub fn with_tagged_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_vlans = Some(value.into());
+        self
+    }
+    /// Sets `untaggedVlan`.
+    pub fn with_untagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlan`.
+    pub fn with_voice_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.voice_vlan = Some(value.into());
+        self
+    }
+    /// Sets `ingressAcl`.
+    pub fn with_ingress_acl(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl = Some(value.into());
+        self
+    }
+    /// Sets `egressAcl`.
+    pub fn with_egress_acl(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `flexibleAuthenticationEnabled`.
+    pub fn with_flexible_authentication_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.flexible_authentication_enabled = Some(value.into());
+        self
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(
+        mut self,
+        value: impl Into<PortV1001AuthenticationType>,
+    ) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `authenticationCustomize`.
+    pub fn with_authentication_customize(mut self, value: impl Into<bool>) -> Self {
+        self.authentication_customize = Some(value.into());
+        self
+    }
+    /// Sets `authenticationProfileId`.
+    pub fn with_authentication_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.authentication_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `changeAuthOrder`.
+    pub fn with_change_auth_order(mut self, value: impl Into<bool>) -> Self {
+        self.change_auth_order = Some(value.into());
+        self
+    }
+    /// Sets `dot1xPortControl`.
+    pub fn with_dot1x_port_control(
+        mut self,
+        value: impl Into<PortV1001Dot1xPortControl>,
+    ) -> Self {
+        self.dot1x_port_control = Some(value.into());
+        self
+    }
+    /// Sets `authDefaultVlan`.
+    pub fn with_auth_default_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `restrictedVlan`.
+    pub fn with_restricted_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.restricted_vlan = Some(value.into());
+        self
+    }
+    /// Sets `criticalVlan`.
+    pub fn with_critical_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.critical_vlan = Some(value.into());
+        self
+    }
+    /// Sets `guestVlan`.
+    pub fn with_guest_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.guest_vlan = Some(value.into());
+        self
+    }
+    /// Sets `authFailAction`.
+    pub fn with_auth_fail_action(
+        mut self,
+        value: impl Into<PortV1001AuthFailAction>,
+    ) -> Self {
+        self.auth_fail_action = Some(value.into());
+        self
+    }
+    /// Sets `authTimeoutAction`.
+    pub fn with_auth_timeout_action(
+        mut self,
+        value: impl Into<PortV1001AuthTimeoutAction>,
+    ) -> Self {
+        self.auth_timeout_action = Some(value.into());
+        self
+    }
+    /// Sets `switchPortProfileId`.
+    pub fn with_switch_port_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `portSecurity`.
+    pub fn with_port_security(mut self, value: impl Into<bool>) -> Self {
+        self.port_security = Some(value.into());
+        self
+    }
+    /// Sets `portSecurityMaxEntries`.
+    pub fn with_port_security_max_entries(mut self, value: impl Into<i64>) -> Self {
+        self.port_security_max_entries = Some(value.into());
+        self
+    }
+    /// Sets `switchMacAcl`.
+    pub fn with_switch_mac_acl(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac_acl = Some(value.into());
+        self
+    }
+    /// Sets `poeScheduler`.
+    pub fn with_poe_scheduler(mut self, value: impl Into<SchedulerView>) -> Self {
+        self.poe_scheduler = Some(value.into());
+        self
+    }
+}
+/// Port v1001 admin pt to pt: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001AdminPtToPt {
+    /// `AUTO`
+    Auto,
+    /// `DISABLE`
+    Disable,
+    /// `ENABLE`
+    Enable,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001AdminPtToPt {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Disable => "DISABLE",
+            Self::Enable => "ENABLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001AdminPtToPt {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "DISABLE" => Self::Disable,
+            "ENABLE" => Self::Enable,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001AdminPtToPt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001AdminPtToPt {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001AdminPtToPt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port v1001 auth fail action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001AuthFailAction {
+    /// `__NULL`
+    Null,
+    /// `block`
+    Block,
+    /// `restricted_vlan`
+    RestrictedVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001AuthFailAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Block => "block",
+            Self::RestrictedVlan => "restricted_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001AuthFailAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "block" => Self::Block,
+            "restricted_vlan" => Self::RestrictedVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001AuthFailAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001AuthFailAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001AuthFailAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port v1001 auth timeout action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001AuthTimeoutAction {
+    /// `__NULL`
+    Null,
+    /// `none`
+    None,
+    /// `failure`
+    Failure,
+    /// `success`
+    Success,
+    /// `critical_vlan`
+    CriticalVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001AuthTimeoutAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::None => "none",
+            Self::Failure => "failure",
+            Self::Success => "success",
+            Self::CriticalVlan => "critical_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001AuthTimeoutAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "none" => Self::None,
+            "failure" => Self::Failure,
+            "success" => Self::Success,
+            "critical_vlan" => Self::CriticalVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001AuthTimeoutAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001AuthTimeoutAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001AuthTimeoutAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port v1001 authentication type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001AuthenticationType {
+    /// `__NULL`
+    Null,
+    /// `802.1x`
+    V8021x,
+    /// `macauth`
+    Macauth,
+    /// `802.1x_and_macauth`
+    V8021xAndMacauth,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001AuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::V8021x => "802.1x",
+            Self::Macauth => "macauth",
+            Self::V8021xAndMacauth => "802.1x_and_macauth",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001AuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "802.1x" => Self::V8021x,
+            "macauth" => Self::Macauth,
+            "802.1x_and_macauth" => Self::V8021xAndMacauth,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001AuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001AuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001AuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port v1001 dot1x port control: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001Dot1xPortControl {
+    /// `__NULL`
+    Null,
+    /// `auto`
+    Auto,
+    /// `force_authorized`
+    ForceAuthorized,
+    /// `force_unauthorized`
+    ForceUnauthorized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001Dot1xPortControl {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Auto => "auto",
+            Self::ForceAuthorized => "force_authorized",
+            Self::ForceUnauthorized => "force_unauthorized",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001Dot1xPortControl {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "auto" => Self::Auto,
+            "force_authorized" => Self::ForceAuthorized,
+            "force_unauthorized" => Self::ForceUnauthorized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001Dot1xPortControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001Dot1xPortControl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001Dot1xPortControl {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port v1001 poe class: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001PoeClass {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `ZERO`
+    Zero,
+    /// `ONE`
+    One,
+    /// `TWO`
+    Two,
+    /// `THREE`
+    Three,
+    /// `FOUR`
+    Four,
+    /// `FIVE`
+    Five,
+    /// `SIX`
+    Six,
+    /// `SEVEN`
+    Seven,
+    /// `EIGHT`
+    Eight,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001PoeClass {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::Zero => "ZERO",
+            Self::One => "ONE",
+            Self::Two => "TWO",
+            Self::Three => "THREE",
+            Self::Four => "FOUR",
+            Self::Five => "FIVE",
+            Self::Six => "SIX",
+            Self::Seven => "SEVEN",
+            Self::Eight => "EIGHT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001PoeClass {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "ZERO" => Self::Zero,
+            "ONE" => Self::One,
+            "TWO" => Self::Two,
+            "THREE" => Self::Three,
+            "FOUR" => Self::Four,
+            "FIVE" => Self::Five,
+            "SIX" => Self::Six,
+            "SEVEN" => Self::Seven,
+            "EIGHT" => Self::Eight,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001PoeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001PoeClass {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001PoeClass {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port v1001 port speed: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortV1001PortSpeed {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `NONE`
+    None,
+    /// `AUTO`
+    Auto,
+    /// `TEN_M_FULL`
+    TenMFull,
+    /// `TEN_M_HALF`
+    TenMHalf,
+    /// `ONE_HUNDRED_M_FULL`
+    OneHundredMFull,
+    /// `ONE_HUNDRED_M_HALF`
+    OneHundredMHalf,
+    /// `ONE_G_FULL`
+    OneGFull,
+    /// `ONE_G_FULL_MASTER`
+    OneGFullMaster,
+    /// `ONE_G_FULL_SLAVE`
+    OneGFullSlave,
+    /// `TWO_POINT_FIVE_G_FULL`
+    TwoPointFiveGFull,
+    /// `TWO_POINT_FIVE_G_FULL_MASTER`
+    TwoPointFiveGFullMaster,
+    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
+    TwoPointFiveGFullSlave,
+    /// `FIVE_G_FULL`
+    FiveGFull,
+    /// `FIVE_G_FULL_MASTER`
+    FiveGFullMaster,
+    /// `FIVE_G_FULL_SLAVE`
+    FiveGFullSlave,
+    /// `TEN_G_FULL`
+    TenGFull,
+    /// `TEN_G_FULL_MASTER`
+    TenGFullMaster,
+    /// `TEN_G_FULL_SLAVE`
+    TenGFullSlave,
+    /// `TWENTY_FIVE_G_FULL`
+    TwentyFiveGFull,
+    /// `FORTY_G_FULL`
+    FortyGFull,
+    /// `ONE_HUNDRED_G_FULL`
+    OneHundredGFull,
+    /// `OPTIC`
+    Optic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortV1001PortSpeed {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::None => "NONE",
+            Self::Auto => "AUTO",
+            Self::TenMFull => "TEN_M_FULL",
+            Self::TenMHalf => "TEN_M_HALF",
+            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
+            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
+            Self::OneGFull => "ONE_G_FULL",
+            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
+            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
+            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
+            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
+            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
+            Self::FiveGFull => "FIVE_G_FULL",
+            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
+            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
+            Self::TenGFull => "TEN_G_FULL",
+            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
+            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
+            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
+            Self::FortyGFull => "FORTY_G_FULL",
+            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
+            Self::Optic => "OPTIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortV1001PortSpeed {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "NONE" => Self::None,
+            "AUTO" => Self::Auto,
+            "TEN_M_FULL" => Self::TenMFull,
+            "TEN_M_HALF" => Self::TenMHalf,
+            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
+            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
+            "ONE_G_FULL" => Self::OneGFull,
+            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
+            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
+            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
+            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
+            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
+            "FIVE_G_FULL" => Self::FiveGFull,
+            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
+            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
+            "TEN_G_FULL" => Self::TenGFull,
+            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
+            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
+            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
+            "FORTY_G_FULL" => Self::FortyGFull,
+            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
+            "OPTIC" => Self::Optic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortV1001PortSpeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortV1001PortSpeed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001PortSpeed {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<String>>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `ignoreFields`
+    ///
+    /// Wire name `ignoreFields`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
+    pub ignore_fields: Option<String>,
+    /// `revert`
+    ///
+    /// Wire name `revert`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revert: Option<bool>,
+    /// `portSpeed`
+    ///
+    /// Wire name `portSpeed`; `PortViewPortSpeed`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
+    pub port_speed: Option<PortViewPortSpeed>,
+    /// `poeClass`
+    ///
+    /// Wire name `poeClass`; `PortViewPoeClass`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
+    pub poe_class: Option<PortViewPoeClass>,
+    /// `poeBudget`
+    ///
+    /// Wire name `poeBudget`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
+    pub poe_budget: Option<f64>,
+    /// `poePriority`
+    ///
+    /// Wire name `poePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
+    pub poe_priority: Option<i64>,
+    /// `poeEnable`
+    ///
+    /// Wire name `poeEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
+    pub poe_enable: Option<bool>,
+    /// `poeCapability`
+    ///
+    /// Wire name `poeCapability`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
+    pub poe_capability: Option<bool>,
+    /// `portEnable`
+    ///
+    /// Wire name `portEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
+    pub port_enable: Option<bool>,
+    /// `portProtected`
+    ///
+    /// Wire name `portProtected`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
+    pub port_protected: Option<bool>,
+    /// `dhcpSnoopingTrust`
+    ///
+    /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "dhcpSnoopingTrust",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_snooping_trust: Option<bool>,
+    /// `arpInspectionTrust`
+    ///
+    /// Wire name `arpInspectionTrust`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "arpInspectionTrust",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_inspection_trust: Option<bool>,
+    /// `rstpAdminEdgePort`
+    ///
+    /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "rstpAdminEdgePort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rstp_admin_edge_port: Option<bool>,
+    /// `stpBpduGuard`
+    ///
+    /// Wire name `stpBpduGuard`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
+    pub stp_bpdu_guard: Option<bool>,
+    /// `stpRootGuard`
+    ///
+    /// Wire name `stpRootGuard`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
+    pub stp_root_guard: Option<bool>,
+    /// `ipsg`
+    ///
+    /// Wire name `ipsg`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipsg: Option<bool>,
+    /// `lldpEnable`
+    ///
+    /// Wire name `lldpEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_enable: Option<bool>,
+    /// `lldpQos`
+    ///
+    /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_qos: Option<Vec<LldpQosView>>,
+    /// `taggedVlans`
+    ///
+    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_vlans: Option<Vec<String>>,
+    /// `untaggedVlan`
+    ///
+    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_vlan: Option<String>,
+    /// `voiceVlan`
+    ///
+    /// Wire name `voiceVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
+    pub voice_vlan: Option<i64>,
+    /// `ingressAcl`
+    ///
+    /// Wire name `ingressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub ingress_acl: Option<String>,
+    /// `egressAcl`
+    ///
+    /// Wire name `egressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub egress_acl: Option<String>,
+    /// `vsixIngressAcl`
+    ///
+    /// Wire name `vsixIngressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "vsixIngressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub vsix_ingress_acl: Option<String>,
+    /// `vsixEgressAcl`
+    ///
+    /// Wire name `vsixEgressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "vsixEgressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub vsix_egress_acl: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `flexibleAuthenticationEnabled`
+    ///
+    /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "flexibleAuthenticationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub flexible_authentication_enabled: Option<bool>,
+    /// `authenticationCustomize`
+    ///
+    /// Wire name `authenticationCustomize`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "authenticationCustomize",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_customize: Option<bool>,
+    /// `authenticationProfileId`
+    ///
+    /// Wire name `authenticationProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "authenticationProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_profile_id: Option<String>,
+    /// `authenticationType`
+    ///
+    /// Wire name `authenticationType`; `PortViewAuthenticationType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "authenticationType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_type: Option<PortViewAuthenticationType>,
+    /// `changeAuthOrder`
+    ///
+    /// Wire name `changeAuthOrder`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "changeAuthOrder",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub change_auth_order: Option<bool>,
+    /// `dot1xPortControl`
+    ///
+    /// Wire name `dot1xPortControl`; `PortViewDot1xPortControl`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "dot1xPortControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dot1x_port_control: Option<PortViewDot1xPortControl>,
+    /// `authDefaultVlan`
+    ///
+    /// Wire name `authDefaultVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "authDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_default_vlan: Option<i64>,
+    /// `restrictedVlan`
+    ///
+    /// Wire name `restrictedVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub restricted_vlan: Option<i64>,
+    /// `criticalVlan`
+    ///
+    /// Wire name `criticalVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
+    pub critical_vlan: Option<i64>,
+    /// `guestVlan`
+    ///
+    /// Wire name `guestVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
+    pub guest_vlan: Option<i64>,
+    /// `authFailAction`
+    ///
+    /// Wire name `authFailAction`; `PortViewAuthFailAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
+    pub auth_fail_action: Option<PortViewAuthFailAction>,
+    /// `authTimeoutAction`
+    ///
+    /// Wire name `authTimeoutAction`; `PortViewAuthTimeoutAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "authTimeoutAction",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_timeout_action: Option<PortViewAuthTimeoutAction>,
+    /// `shouldAlertAaaAndRadiusNotApply`
+    ///
+    /// Wire name `shouldAlertAaaAndRadiusNotApply`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "shouldAlertAaaAndRadiusNotApply",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub should_alert_aaa_and_radius_not_apply: Option<bool>,
+    /// `switchLevelAuthDefaultVlan`
+    ///
+    /// Wire name `switchLevelAuthDefaultVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "switchLevelAuthDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_level_auth_default_vlan: Option<i64>,
+    /// `profileAuthDefaultVlan`
+    ///
+    /// Wire name `profileAuthDefaultVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "profileAuthDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub profile_auth_default_vlan: Option<i64>,
+    /// `enableAuthPorts`
+    ///
+    /// Wire name `enableAuthPorts`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "enableAuthPorts",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_auth_ports: Option<Vec<String>>,
+    /// `switchMac`
+    ///
+    /// Wire name `switchMac`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac: Option<String>,
+    /// `profileName`
+    ///
+    /// Wire name `profileName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "profileName", default, skip_serializing_if = "Option::is_none")]
+    pub profile_name: Option<String>,
+    /// `switchPortProfileId`
+    ///
+    /// Wire name `switchPortProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "switchPortProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_port_profile_id: Option<String>,
+    /// `adminPtToPt`
+    ///
+    /// Wire name `adminPtToPt`; `PortViewAdminPtToPt`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
+    pub admin_pt_to_pt: Option<PortViewAdminPtToPt>,
+    /// `portSecurity`
+    ///
+    /// Wire name `portSecurity`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub port_security: Option<bool>,
+    /// `portSecurityMaxEntries`
+    ///
+    /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(
+        rename = "portSecurityMaxEntries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_security_max_entries: Option<i64>,
+    /// `switchMacAcl`
+    ///
+    /// Wire name `switchMacAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac_acl: Option<String>,
+    /// `poeScheduler`
+    ///
+    /// Wire name `poeScheduler`; `SchedulerView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
+    #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
+    pub poe_scheduler: Option<SchedulerView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            ports: None,
+            name: None,
+            ignore_fields: None,
+            revert: None,
+            port_speed: None,
+            poe_class: None,
+            poe_budget: None,
+            poe_priority: None,
+            poe_enable: None,
+            poe_capability: None,
+            port_enable: None,
+            port_protected: None,
+            dhcp_snooping_trust: None,
+            arp_inspection_trust: None,
+            rstp_admin_edge_port: None,
+            stp_bpdu_guard: None,
+            stp_root_guard: None,
+            ipsg: None,
+            lldp_enable: None,
+            lldp_qos: None,
+            tagged_vlans: None,
+            untagged_vlan: None,
+            voice_vlan: None,
+            ingress_acl: None,
+            egress_acl: None,
+            vsix_ingress_acl: None,
+            vsix_egress_acl: None,
+            tags: None,
+            flexible_authentication_enabled: None,
+            authentication_customize: None,
+            authentication_profile_id: None,
+            authentication_type: None,
+            change_auth_order: None,
+            dot1x_port_control: None,
+            auth_default_vlan: None,
+            restricted_vlan: None,
+            critical_vlan: None,
+            guest_vlan: None,
+            auth_fail_action: None,
+            auth_timeout_action: None,
+            should_alert_aaa_and_radius_not_apply: None,
+            switch_level_auth_default_vlan: None,
+            profile_auth_default_vlan: None,
+            enable_auth_ports: None,
+            switch_mac: None,
+            profile_name: None,
+            switch_port_profile_id: None,
+            admin_pt_to_pt: None,
+            port_security: None,
+            port_security_max_entries: None,
+            switch_mac_acl: None,
+            poe_scheduler: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `ignoreFields`.
+    pub fn with_ignore_fields(mut self, value: impl Into<String>) -> Self {
+        self.ignore_fields = Some(value.into());
+        self
+    }
+    /// Sets `revert`.
+    pub fn with_revert(mut self, value: impl Into<bool>) -> Self {
+        self.revert = Some(value.into());
+        self
+    }
+    /// Sets `portSpeed`.
+    pub fn with_port_speed(mut self, value: impl Into<PortViewPortSpeed>) -> Self {
+        self.port_speed = Some(value.into());
+        self
+    }
+    /// Sets `poeClass`.
+    pub fn with_poe_class(mut self, value: impl Into<PortViewPoeClass>) -> Self {
+        self.poe_class = Some(value.into());
+        self
+    }
+    /// Sets `poeBudget`.
+    pub fn with_poe_budget(mut self, value: impl Into<f64>) -> Self {
+        self.poe_budget = Some(value.into());
+        self
+    }
+    /// Sets `poePriority`.
+    pub fn with_poe_priority(mut self, value: impl Into<i64>) -> Self {
+        self.poe_priority = Some(value.into());
+        self
+    }
+    /// Sets `poeEnable`.
+    pub fn with_poe_enable(mut self, value: impl Into<bool>) -> Self {
+        self.poe_enable = Some(value.into());
+        self
+    }
+    /// Sets `poeCapability`.
+    pub fn with_poe_capability(mut self, value: impl Into<bool>) -> Self {
+        self.poe_capability = Some(value.into());
+        self
+    }
+    /// Sets `portEnable`.
+    pub fn with_port_enable(mut self, value: impl Into<bool>) -> Self {
+        self.port_enable = Some(value.into());
+        self
+    }
+    /// Sets `portProtected`.
+    pub fn with_port_protected(mut self, value: impl Into<bool>) -> Self {
+        self.port_protected = Some(value.into());
+        self
+    }
+    /// Sets `dhcpSnoopingTrust`.
+    pub fn with_dhcp_snooping_trust(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_snooping_trust = Some(value.into());
+        self
+    }
+    /// Sets `arpInspectionTrust`.
+    pub fn with_arp_inspection_trust(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection_trust = Some(value.into());
+        self
+    }
+    /// Sets `rstpAdminEdgePort`.
+    pub fn with_rstp_admin_edge_port(mut self, value: impl Into<bool>) -> Self {
+        self.rstp_admin_edge_port = Some(value.into());
+        self
+    }
+    /// Sets `stpBpduGuard`.
+    pub fn with_stp_bpdu_guard(mut self, value: impl Into<bool>) -> Self {
+        self.stp_bpdu_guard = Some(value.into());
+        self
+    }
+    /// Sets `stpRootGuard`.
+    pub fn with_stp_root_guard(mut self, value: impl Into<bool>) -> Self {
+        self.stp_root_guard = Some(value.into());
+        self
+    }
+    /// Sets `ipsg`.
+    pub fn with_ipsg(mut self, value: impl Into<bool>) -> Self {
+        self.ipsg = Some(value.into());
+        self
+    }
+    /// Sets `lldpEnable`.
+    pub fn with_lldp_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_enable = Some(value.into());
+        self
+    }
+    /// Sets `lldpQos`.
+    pub fn with_lldp_qos(mut self, value: impl Into<Vec<LldpQosView>>) -> Self {
+        self.lldp_qos = Some(value.into());
+        self
+    }
+    /// Sets `taggedVlans`.
+    pub fn with_tagged_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_vlans = Some(value.into());
+        self
+    }
+    /// Sets `untaggedVlan`.
+    pub fn with_untagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlan`.
+    pub fn with_voice_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.voice_vlan = Some(value.into());
+        self
+    }
+    /// Sets `ingressAcl`.
+    pub fn with_ingress_acl(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl = Some(value.into());
+        self
+    }
+    /// Sets `egressAcl`.
+    pub fn with_egress_acl(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl = Some(value.into());
+        self
+    }
+    /// Sets `vsixIngressAcl`.
+    pub fn with_vsix_ingress_acl(mut self, value: impl Into<String>) -> Self {
+        self.vsix_ingress_acl = Some(value.into());
+        self
+    }
+    /// Sets `vsixEgressAcl`.
+    pub fn with_vsix_egress_acl(mut self, value: impl Into<String>) -> Self {
+        self.vsix_egress_acl = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `flexibleAuthenticationEnabled`.
+    pub fn with_flexible_authentication_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.flexible_authentication_enabled = Some(value.into());
+        self
+    }
+    /// Sets `authenticationCustomize`.
+    pub fn with_authentication_customize(mut self, value: impl Into<bool>) -> Self {
+        self.authentication_customize = Some(value.into());
+        self
+    }
+    /// Sets `authenticationProfileId`.
+    pub fn with_authentication_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.authentication_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(
+        mut self,
+        value: impl Into<PortViewAuthenticationType>,
+    ) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `changeAuthOrder`.
+    pub fn with_change_auth_order(mut self, value: impl Into<bool>) -> Self {
+        self.change_auth_order = Some(value.into());
+        self
+    }
+    /// Sets `dot1xPortControl`.
+    pub fn with_dot1x_port_control(
+        mut self,
+        value: impl Into<PortViewDot1xPortControl>,
+    ) -> Self {
+        self.dot1x_port_control = Some(value.into());
+        self
+    }
+    /// Sets `authDefaultVlan`.
+    pub fn with_auth_default_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `restrictedVlan`.
+    pub fn with_restricted_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.restricted_vlan = Some(value.into());
+        self
+    }
+    /// Sets `criticalVlan`.
+    pub fn with_critical_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.critical_vlan = Some(value.into());
+        self
+    }
+    /// Sets `guestVlan`.
+    pub fn with_guest_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.guest_vlan = Some(value.into());
+        self
+    }
+    /// Sets `authFailAction`.
+    pub fn with_auth_fail_action(
+        mut self,
+        value: impl Into<PortViewAuthFailAction>,
+    ) -> Self {
+        self.auth_fail_action = Some(value.into());
+        self
+    }
+    /// Sets `authTimeoutAction`.
+    pub fn with_auth_timeout_action(
+        mut self,
+        value: impl Into<PortViewAuthTimeoutAction>,
+    ) -> Self {
+        self.auth_timeout_action = Some(value.into());
+        self
+    }
+    /// Sets `shouldAlertAaaAndRadiusNotApply`.
+    pub fn with_should_alert_aaa_and_radius_not_apply(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.should_alert_aaa_and_radius_not_apply = Some(value.into());
+        self
+    }
+    /// Sets `switchLevelAuthDefaultVlan`.
+    pub fn with_switch_level_auth_default_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.switch_level_auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `profileAuthDefaultVlan`.
+    pub fn with_profile_auth_default_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.profile_auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `enableAuthPorts`.
+    pub fn with_enable_auth_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.enable_auth_ports = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `profileName`.
+    pub fn with_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.profile_name = Some(value.into());
+        self
+    }
+    /// Sets `switchPortProfileId`.
+    pub fn with_switch_port_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `adminPtToPt`.
+    pub fn with_admin_pt_to_pt(mut self, value: impl Into<PortViewAdminPtToPt>) -> Self {
+        self.admin_pt_to_pt = Some(value.into());
+        self
+    }
+    /// Sets `portSecurity`.
+    pub fn with_port_security(mut self, value: impl Into<bool>) -> Self {
+        self.port_security = Some(value.into());
+        self
+    }
+    /// Sets `portSecurityMaxEntries`.
+    pub fn with_port_security_max_entries(mut self, value: impl Into<i64>) -> Self {
+        self.port_security_max_entries = Some(value.into());
+        self
+    }
+    /// Sets `switchMacAcl`.
+    pub fn with_switch_mac_acl(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac_acl = Some(value.into());
+        self
+    }
+    /// Sets `poeScheduler`.
+    pub fn with_poe_scheduler(mut self, value: impl Into<SchedulerView>) -> Self {
+        self.poe_scheduler = Some(value.into());
+        self
+    }
+}
+/// Port view admin pt to pt: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewAdminPtToPt {
+    /// `AUTO`
+    Auto,
+    /// `DISABLE`
+    Disable,
+    /// `ENABLE`
+    Enable,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewAdminPtToPt {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Disable => "DISABLE",
+            Self::Enable => "ENABLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewAdminPtToPt {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "DISABLE" => Self::Disable,
+            "ENABLE" => Self::Enable,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewAdminPtToPt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewAdminPtToPt {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewAdminPtToPt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view auth fail action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewAuthFailAction {
+    /// `__NULL`
+    Null,
+    /// `block`
+    Block,
+    /// `restricted_vlan`
+    RestrictedVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewAuthFailAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Block => "block",
+            Self::RestrictedVlan => "restricted_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewAuthFailAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "block" => Self::Block,
+            "restricted_vlan" => Self::RestrictedVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewAuthFailAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewAuthFailAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewAuthFailAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view auth timeout action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewAuthTimeoutAction {
+    /// `__NULL`
+    Null,
+    /// `none`
+    None,
+    /// `failure`
+    Failure,
+    /// `success`
+    Success,
+    /// `critical_vlan`
+    CriticalVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewAuthTimeoutAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::None => "none",
+            Self::Failure => "failure",
+            Self::Success => "success",
+            Self::CriticalVlan => "critical_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewAuthTimeoutAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "none" => Self::None,
+            "failure" => Self::Failure,
+            "success" => Self::Success,
+            "critical_vlan" => Self::CriticalVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewAuthTimeoutAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewAuthTimeoutAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewAuthTimeoutAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view authentication type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewAuthenticationType {
+    /// `__NULL`
+    Null,
+    /// `802.1x`
+    V8021x,
+    /// `macauth`
+    Macauth,
+    /// `802.1x_and_macauth`
+    V8021xAndMacauth,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewAuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::V8021x => "802.1x",
+            Self::Macauth => "macauth",
+            Self::V8021xAndMacauth => "802.1x_and_macauth",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewAuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "802.1x" => Self::V8021x,
+            "macauth" => Self::Macauth,
+            "802.1x_and_macauth" => Self::V8021xAndMacauth,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewAuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewAuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewAuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view dot1x port control: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewDot1xPortControl {
+    /// `__NULL`
+    Null,
+    /// `auto`
+    Auto,
+    /// `force_authorized`
+    ForceAuthorized,
+    /// `force_unauthorized`
+    ForceUnauthorized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewDot1xPortControl {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Auto => "auto",
+            Self::ForceAuthorized => "force_authorized",
+            Self::ForceUnauthorized => "force_unauthorized",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewDot1xPortControl {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "auto" => Self::Auto,
+            "force_authorized" => Self::ForceAuthorized,
+            "force_unauthorized" => Self::ForceUnauthorized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewDot1xPortControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewDot1xPortControl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewDot1xPortControl {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view poe class: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewPoeClass {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `ZERO`
+    Zero,
+    /// `ONE`
+    One,
+    /// `TWO`
+    Two,
+    /// `THREE`
+    Three,
+    /// `FOUR`
+    Four,
+    /// `FIVE`
+    Five,
+    /// `SIX`
+    Six,
+    /// `SEVEN`
+    Seven,
+    /// `EIGHT`
+    Eight,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewPoeClass {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::Zero => "ZERO",
+            Self::One => "ONE",
+            Self::Two => "TWO",
+            Self::Three => "THREE",
+            Self::Four => "FOUR",
+            Self::Five => "FIVE",
+            Self::Six => "SIX",
+            Self::Seven => "SEVEN",
+            Self::Eight => "EIGHT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewPoeClass {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "ZERO" => Self::Zero,
+            "ONE" => Self::One,
+            "TWO" => Self::Two,
+            "THREE" => Self::Three,
+            "FOUR" => Self::Four,
+            "FIVE" => Self::Five,
+            "SIX" => Self::Six,
+            "SEVEN" => Self::Seven,
+            "EIGHT" => Self::Eight,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewPoeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewPoeClass {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewPoeClass {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Port view port speed: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortViewPortSpeed {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `NONE`
+    None,
+    /// `AUTO`
+    Auto,
+    /// `TEN_M_FULL`
+    TenMFull,
+    /// `TEN_M_HALF`
+    TenMHalf,
+    /// `ONE_HUNDRED_M_FULL`
+    OneHundredMFull,
+    /// `ONE_HUNDRED_M_HALF`
+    OneHundredMHalf,
+    /// `ONE_G_FULL`
+    OneGFull,
+    /// `ONE_G_FULL_MASTER`
+    OneGFullMaster,
+    /// `ONE_G_FULL_SLAVE`
+    OneGFullSlave,
+    /// `TWO_POINT_FIVE_G_FULL`
+    TwoPointFiveGFull,
+    /// `TWO_POINT_FIVE_G_FULL_MASTER`
+    TwoPointFiveGFullMaster,
+    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
+    TwoPointFiveGFullSlave,
+    /// `FIVE_G_FULL`
+    FiveGFull,
+    /// `FIVE_G_FULL_MASTER`
+    FiveGFullMaster,
+    /// `FIVE_G_FULL_SLAVE`
+    FiveGFullSlave,
+    /// `TEN_G_FULL`
+    TenGFull,
+    /// `TEN_G_FULL_MASTER`
+    TenGFullMaster,
+    /// `TEN_G_FULL_SLAVE`
+    TenGFullSlave,
+    /// `TWENTY_FIVE_G_FULL`
+    TwentyFiveGFull,
+    /// `FORTY_G_FULL`
+    FortyGFull,
+    /// `ONE_HUNDRED_G_FULL`
+    OneHundredGFull,
+    /// `OPTIC`
+    Optic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortViewPortSpeed {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::None => "NONE",
+            Self::Auto => "AUTO",
+            Self::TenMFull => "TEN_M_FULL",
+            Self::TenMHalf => "TEN_M_HALF",
+            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
+            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
+            Self::OneGFull => "ONE_G_FULL",
+            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
+            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
+            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
+            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
+            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
+            Self::FiveGFull => "FIVE_G_FULL",
+            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
+            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
+            Self::TenGFull => "TEN_G_FULL",
+            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
+            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
+            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
+            Self::FortyGFull => "FORTY_G_FULL",
+            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
+            Self::Optic => "OPTIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortViewPortSpeed {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "NONE" => Self::None,
+            "AUTO" => Self::Auto,
+            "TEN_M_FULL" => Self::TenMFull,
+            "TEN_M_HALF" => Self::TenMHalf,
+            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
+            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
+            "ONE_G_FULL" => Self::OneGFull,
+            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
+            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
+            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
+            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
+            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
+            "FIVE_G_FULL" => Self::FiveGFull,
+            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
+            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
+            "TEN_G_FULL" => Self::TenGFull,
+            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
+            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
+            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
+            "FORTY_G_FULL" => Self::FortyGFull,
+            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
+            "OPTIC" => Self::Optic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortViewPortSpeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortViewPortSpeed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortViewPortSpeed {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Ports {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `ports`
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<String>>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `ignoreFields`
+    ///
+    /// Wire name `ignoreFields`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
+    pub ignore_fields: Option<String>,
+    /// `revert`
+    ///
+    /// Wire name `revert`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revert: Option<bool>,
+    /// `portSpeed`
+    ///
+    /// Wire name `portSpeed`; `PortsPortSpeed`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
+    pub port_speed: Option<PortsPortSpeed>,
+    /// `poeClass`
+    ///
+    /// Wire name `poeClass`; `PortsPoeClass`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
+    pub poe_class: Option<PortsPoeClass>,
+    /// `poeBudget`
+    ///
+    /// Wire name `poeBudget`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
+    pub poe_budget: Option<f64>,
+    /// `poePriority`
+    ///
+    /// Wire name `poePriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
+    pub poe_priority: Option<i64>,
+    /// `poeEnable`
+    ///
+    /// Wire name `poeEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
+    pub poe_enable: Option<bool>,
+    /// `poeCapability`
+    ///
+    /// Wire name `poeCapability`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
+    pub poe_capability: Option<bool>,
+    /// `portEnable`
+    ///
+    /// Wire name `portEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
+    pub port_enable: Option<bool>,
+    /// `portProtected`
+    ///
+    /// Wire name `portProtected`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
+    pub port_protected: Option<bool>,
+    /// `dhcpSnoopingTrust`
+    ///
+    /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "dhcpSnoopingTrust",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_snooping_trust: Option<bool>,
+    /// `arpInspectionTrust`
+    ///
+    /// Wire name `arpInspectionTrust`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "arpInspectionTrust",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_inspection_trust: Option<bool>,
+    /// `rstpAdminEdgePort`
+    ///
+    /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "rstpAdminEdgePort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rstp_admin_edge_port: Option<bool>,
+    /// `adminPtToPt`
+    ///
+    /// Wire name `adminPtToPt`; `PortsAdminPtToPt`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
+    pub admin_pt_to_pt: Option<PortsAdminPtToPt>,
+    /// `stpBpduGuard`
+    ///
+    /// Wire name `stpBpduGuard`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
+    pub stp_bpdu_guard: Option<bool>,
+    /// `stpRootGuard`
+    ///
+    /// Wire name `stpRootGuard`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
+    pub stp_root_guard: Option<bool>,
+    /// `ipsg`
+    ///
+    /// Wire name `ipsg`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipsg: Option<bool>,
+    /// `lldpEnable`
+    ///
+    /// Wire name `lldpEnable`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_enable: Option<bool>,
+    /// `lldpQos`
+    ///
+    /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_qos: Option<Vec<LldpQosView>>,
+    /// `taggedVlans`
+    ///
+    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_vlans: Option<Vec<String>>,
+    /// `untaggedVlan`
+    ///
+    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_vlan: Option<String>,
+    /// `voiceVlan`
+    ///
+    /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
+    pub voice_vlan: Option<i64>,
+    /// `ingressAcl`
+    ///
+    /// Wire name `ingressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub ingress_acl: Option<String>,
+    /// `egressAcl`
+    ///
+    /// Wire name `egressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub egress_acl: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `flexibleAuthenticationEnabled`
+    ///
+    /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "flexibleAuthenticationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub flexible_authentication_enabled: Option<bool>,
+    /// `authenticationType`
+    ///
+    /// Wire name `authenticationType`; `PortsAuthenticationType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "authenticationType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_type: Option<PortsAuthenticationType>,
+    /// `authenticationCustomize`
+    ///
+    /// Wire name `authenticationCustomize`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "authenticationCustomize",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_customize: Option<bool>,
+    /// `authenticationProfileId`
+    ///
+    /// Wire name `authenticationProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "authenticationProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_profile_id: Option<String>,
+    /// `changeAuthOrder`
+    ///
+    /// Wire name `changeAuthOrder`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "changeAuthOrder",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub change_auth_order: Option<bool>,
+    /// `dot1xPortControl`
+    ///
+    /// Wire name `dot1xPortControl`; `PortsDot1xPortControl`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "dot1xPortControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dot1x_port_control: Option<PortsDot1xPortControl>,
+    /// `authDefaultVlan`
+    ///
+    /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "authDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_default_vlan: Option<i64>,
+    /// `restrictedVlan`
+    ///
+    /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub restricted_vlan: Option<i64>,
+    /// `criticalVlan`
+    ///
+    /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
+    pub critical_vlan: Option<i64>,
+    /// `guestVlan`
+    ///
+    /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
+    pub guest_vlan: Option<i64>,
+    /// `authFailAction`
+    ///
+    /// Wire name `authFailAction`; `PortsAuthFailAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
+    pub auth_fail_action: Option<PortsAuthFailAction>,
+    /// `authTimeoutAction`
+    ///
+    /// Wire name `authTimeoutAction`; `PortsAuthTimeoutAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "authTimeoutAction",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_timeout_action: Option<PortsAuthTimeoutAction>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; required.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "switchId")]
+    pub switch_id: String,
+    /// `switchPortProfileId`
+    ///
+    /// Wire name `switchPortProfileId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "switchPortProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_port_profile_id: Option<String>,
+    /// `portSecurity`
+    ///
+    /// Wire name `portSecurity`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub port_security: Option<bool>,
+    /// `portSecurityMaxEntries`
+    ///
+    /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(
+        rename = "portSecurityMaxEntries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_security_max_entries: Option<i64>,
+    /// `switchMacAcl`
+    ///
+    /// Wire name `switchMacAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac_acl: Option<String>,
+    /// `poeScheduler`
+    ///
+    /// Wire name `poeScheduler`; `SchedulerView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
+    #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
+    pub poe_scheduler: Option<SchedulerView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Ports {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(switch_id: String) -> Self {
+        Self {
+            id: None,
+            ports: None,
+            name: None,
+            ignore_fields: None,
+            revert: None,
+            port_speed: None,
+            poe_class: None,
+            poe_budget: None,
+            poe_priority: None,
+            poe_enable: None,
+            poe_capability: None,
+            port_enable: None,
+            port_protected: None,
+            dhcp_snooping_trust: None,
+            arp_inspection_trust: None,
+            rstp_admin_edge_port: None,
+            admin_pt_to_pt: None,
+            stp_bpdu_guard: None,
+            stp_root_guard: None,
+            ipsg: None,
+            lldp_enable: None,
+            lldp_qos: None,
+            tagged_vlans: None,
+            untagged_vlan: None,
+            voice_vlan: None,
+            ingress_acl: None,
+            egress_acl: None,
+            tags: None,
+            flexible_authentication_enabled: None,
+            authentication_type: None,
+            authentication_customize: None,
+            authentication_profile_id: None,
+            change_auth_order: None,
+            dot1x_port_control: None,
+            auth_default_vlan: None,
+            restricted_vlan: None,
+            critical_vlan: None,
+            guest_vlan: None,
+            auth_fail_action: None,
+            auth_timeout_action: None,
+            switch_id,
+            switch_port_profile_id: None,
+            port_security: None,
+            port_security_max_entries: None,
+            switch_mac_acl: None,
+            poe_scheduler: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `ignoreFields`.
+    pub fn with_ignore_fields(mut self, value: impl Into<String>) -> Self {
+        self.ignore_fields = Some(value.into());
+        self
+    }
+    /// Sets `revert`.
+    pub fn with_revert(mut self, value: impl Into<bool>) -> Self {
+        self.revert = Some(value.into());
+        self
+    }
+    /// Sets `portSpeed`.
+    pub fn with_port_speed(mut self, value: impl Into<PortsPortSpeed>) -> Self {
+        self.port_speed = Some(value.into());
+        self
+    }
+    /// Sets `poeClass`.
+    pub fn with_poe_class(mut self, value: impl Into<PortsPoeClass>) -> Self {
+        self.poe_class = Some(value.into());
+        self
+    }
+    /// Sets `poeBudget`.
+    pub fn with_poe_budget(mut self, value: impl Into<f64>) -> Self {
+        self.poe_budget = Some(value.into());
+        self
+    }
+    /// Sets `poePriority`.
+    pub fn with_poe_priority(mut self, value: impl Into<i64>) -> Self {
+        self.poe_priority = Some(value.into());
+        self
+    }
+    /// Sets `poeEnable`.
+    pub fn with_poe_enable(mut self, value: impl Into<bool>) -> Self {
+        self.poe_enable = Some(value.into());
+        self
+    }
+    /// Sets `poeCapability`.
+    pub fn with_poe_capability(mut self, value: impl Into<bool>) -> Self {
+        self.poe_capability = Some(value.into());
+        self
+    }
+    /// Sets `portEnable`.
+    pub fn with_port_enable(mut self, value: impl Into<bool>) -> Self {
+        self.port_enable = Some(value.into());
+        self
+    }
+    /// Sets `portProtected`.
+    pub fn with_port_protected(mut self, value: impl Into<bool>) -> Self {
+        self.port_protected = Some(value.into());
+        self
+    }
+    /// Sets `dhcpSnoopingTrust`.
+    pub fn with_dhcp_snooping_trust(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_snooping_trust = Some(value.into());
+        self
+    }
+    /// Sets `arpInspectionTrust`.
+    pub fn with_arp_inspection_trust(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection_trust = Some(value.into());
+        self
+    }
+    /// Sets `rstpAdminEdgePort`.
+    pub fn with_rstp_admin_edge_port(mut self, value: impl Into<bool>) -> Self {
+        self.rstp_admin_edge_port = Some(value.into());
+        self
+    }
+    /// Sets `adminPtToPt`.
+    pub fn with_admin_pt_to_pt(mut self, value: impl Into<PortsAdminPtToPt>) -> Self {
+        self.admin_pt_to_pt = Some(value.into());
+        self
+    }
+    /// Sets `stpBpduGuard`.
+    pub fn with_stp_bpdu_guard(mut self, value: impl Into<bool>) -> Self {
+        self.stp_bpdu_guard = Some(value.into());
+        self
+    }
+    /// Sets `stpRootGuard`.
+    pub fn with_stp_root_guard(mut self, value: impl Into<bool>) -> Self {
+        self.stp_root_guard = Some(value.into());
+        self
+    }
+    /// Sets `ipsg`.
+    pub fn with_ipsg(mut self, value: impl Into<bool>) -> Self {
+        self.ipsg = Some(value.into());
+        self
+    }
+    /// Sets `lldpEnable`.
+    pub fn with_lldp_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_enable = Some(value.into());
+        self
+    }
+    /// Sets `lldpQos`.
+    pub fn with_lldp_qos(mut self, value: impl Into<Vec<LldpQosView>>) -> Self {
+        self.lldp_qos = Some(value.into());
+        self
+    }
+    /// Sets `taggedVlans`.
+    pub fn with_tagged_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tagged_vlans = Some(value.into());
+        self
+    }
+    /// Sets `untaggedVlan`.
+    pub fn with_untagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `voiceVlan`.
+    pub fn with_voice_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.voice_vlan = Some(value.into());
+        self
+    }
+    /// Sets `ingressAcl`.
+    pub fn with_ingress_acl(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl = Some(value.into());
+        self
+    }
+    /// Sets `egressAcl`.
+    pub fn with_egress_acl(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `flexibleAuthenticationEnabled`.
+    pub fn with_flexible_authentication_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.flexible_authentication_enabled = Some(value.into());
+        self
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(
+        mut self,
+        value: impl Into<PortsAuthenticationType>,
+    ) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `authenticationCustomize`.
+    pub fn with_authentication_customize(mut self, value: impl Into<bool>) -> Self {
+        self.authentication_customize = Some(value.into());
+        self
+    }
+    /// Sets `authenticationProfileId`.
+    pub fn with_authentication_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.authentication_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `changeAuthOrder`.
+    pub fn with_change_auth_order(mut self, value: impl Into<bool>) -> Self {
+        self.change_auth_order = Some(value.into());
+        self
+    }
+    /// Sets `dot1xPortControl`.
+    pub fn with_dot1x_port_control(
+        mut self,
+        value: impl Into<PortsDot1xPortControl>,
+    ) -> Self {
+        self.dot1x_port_control = Some(value.into());
+        self
+    }
+    /// Sets `authDefaultVlan`.
+    pub fn with_auth_default_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `restrictedVlan`.
+    pub fn with_restricted_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.restricted_vlan = Some(value.into());
+        self
+    }
+    /// Sets `criticalVlan`.
+    pub fn with_critical_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.critical_vlan = Some(value.into());
+        self
+    }
+    /// Sets `guestVlan`.
+    pub fn with_guest_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.guest_vlan = Some(value.into());
+        self
+    }
+    /// Sets `authFailAction`.
+    pub fn with_auth_fail_action(
+        mut self,
+        value: impl Into<PortsAuthFailAction>,
+    ) -> Self {
+        self.auth_fail_action = Some(value.into());
+        self
+    }
+    /// Sets `authTimeoutAction`.
+    pub fn with_auth_timeout_action(
+        mut self,
+        value: impl Into<PortsAuthTimeoutAction>,
+    ) -> Self {
+        self.auth_timeout_action = Some(value.into());
+        self
+    }
+    /// Sets `switchPortProfileId`.
+    pub fn with_switch_port_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_port_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `portSecurity`.
+    pub fn with_port_security(mut self, value: impl Into<bool>) -> Self {
+        self.port_security = Some(value.into());
+        self
+    }
+    /// Sets `portSecurityMaxEntries`.
+    pub fn with_port_security_max_entries(mut self, value: impl Into<i64>) -> Self {
+        self.port_security_max_entries = Some(value.into());
+        self
+    }
+    /// Sets `switchMacAcl`.
+    pub fn with_switch_mac_acl(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac_acl = Some(value.into());
+        self
+    }
+    /// Sets `poeScheduler`.
+    pub fn with_poe_scheduler(mut self, value: impl Into<SchedulerView>) -> Self {
+        self.poe_scheduler = Some(value.into());
+        self
+    }
+}
+/// Ports admin pt to pt: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsAdminPtToPt {
+    /// `AUTO`
+    Auto,
+    /// `DISABLE`
+    Disable,
+    /// `ENABLE`
+    Enable,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsAdminPtToPt {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Disable => "DISABLE",
+            Self::Enable => "ENABLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsAdminPtToPt {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "DISABLE" => Self::Disable,
+            "ENABLE" => Self::Enable,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsAdminPtToPt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsAdminPtToPt {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsAdminPtToPt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports auth fail action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsAuthFailAction {
+    /// `__NULL`
+    Null,
+    /// `block`
+    Block,
+    /// `restricted_vlan`
+    RestrictedVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsAuthFailAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Block => "block",
+            Self::RestrictedVlan => "restricted_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsAuthFailAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "block" => Self::Block,
+            "restricted_vlan" => Self::RestrictedVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsAuthFailAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsAuthFailAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsAuthFailAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports auth timeout action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsAuthTimeoutAction {
+    /// `__NULL`
+    Null,
+    /// `none`
+    None,
+    /// `failure`
+    Failure,
+    /// `success`
+    Success,
+    /// `critical_vlan`
+    CriticalVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsAuthTimeoutAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::None => "none",
+            Self::Failure => "failure",
+            Self::Success => "success",
+            Self::CriticalVlan => "critical_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsAuthTimeoutAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "none" => Self::None,
+            "failure" => Self::Failure,
+            "success" => Self::Success,
+            "critical_vlan" => Self::CriticalVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsAuthTimeoutAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsAuthTimeoutAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsAuthTimeoutAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports authentication type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsAuthenticationType {
+    /// `__NULL`
+    Null,
+    /// `802.1x`
+    V8021x,
+    /// `macauth`
+    Macauth,
+    /// `802.1x_and_macauth`
+    V8021xAndMacauth,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsAuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::V8021x => "802.1x",
+            Self::Macauth => "macauth",
+            Self::V8021xAndMacauth => "802.1x_and_macauth",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsAuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "802.1x" => Self::V8021x,
+            "macauth" => Self::Macauth,
+            "802.1x_and_macauth" => Self::V8021xAndMacauth,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsAuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsAuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsAuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports dot1x port control: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsDot1xPortControl {
+    /// `__NULL`
+    Null,
+    /// `auto`
+    Auto,
+    /// `force_authorized`
+    ForceAuthorized,
+    /// `force_unauthorized`
+    ForceUnauthorized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsDot1xPortControl {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Auto => "auto",
+            Self::ForceAuthorized => "force_authorized",
+            Self::ForceUnauthorized => "force_unauthorized",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsDot1xPortControl {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "auto" => Self::Auto,
+            "force_authorized" => Self::ForceAuthorized,
+            "force_unauthorized" => Self::ForceUnauthorized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsDot1xPortControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsDot1xPortControl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsDot1xPortControl {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports poe class: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsPoeClass {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `ZERO`
+    Zero,
+    /// `ONE`
+    One,
+    /// `TWO`
+    Two,
+    /// `THREE`
+    Three,
+    /// `FOUR`
+    Four,
+    /// `FIVE`
+    Five,
+    /// `SIX`
+    Six,
+    /// `SEVEN`
+    Seven,
+    /// `EIGHT`
+    Eight,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsPoeClass {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::Zero => "ZERO",
+            Self::One => "ONE",
+            Self::Two => "TWO",
+            Self::Three => "THREE",
+            Self::Four => "FOUR",
+            Self::Five => "FIVE",
+            Self::Six => "SIX",
+            Self::Seven => "SEVEN",
+            Self::Eight => "EIGHT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsPoeClass {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "ZERO" => Self::Zero,
+            "ONE" => Self::One,
+            "TWO" => Self::Two,
+            "THREE" => Self::Three,
+            "FOUR" => Self::Four,
+            "FIVE" => Self::Five,
+            "SIX" => Self::Six,
+            "SEVEN" => Self::Seven,
+            "EIGHT" => Self::Eight,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsPoeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsPoeClass {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsPoeClass {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ports port speed: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortsPortSpeed {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `NONE`
+    None,
+    /// `AUTO`
+    Auto,
+    /// `TEN_M_FULL`
+    TenMFull,
+    /// `TEN_M_HALF`
+    TenMHalf,
+    /// `ONE_HUNDRED_M_FULL`
+    OneHundredMFull,
+    /// `ONE_HUNDRED_M_HALF`
+    OneHundredMHalf,
+    /// `ONE_G_FULL`
+    OneGFull,
+    /// `ONE_G_FULL_MASTER`
+    OneGFullMaster,
+    /// `ONE_G_FULL_SLAVE`
+    OneGFullSlave,
+    /// `TWO_POINT_FIVE_G_FULL`
+    TwoPointFiveGFull,
+    /// `TWO_POINT_FIVE_G_FULL_MASTER`
+    TwoPointFiveGFullMaster,
+    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
+    TwoPointFiveGFullSlave,
+    /// `FIVE_G_FULL`
+    FiveGFull,
+    /// `FIVE_G_FULL_MASTER`
+    FiveGFullMaster,
+    /// `FIVE_G_FULL_SLAVE`
+    FiveGFullSlave,
+    /// `TEN_G_FULL`
+    TenGFull,
+    /// `TEN_G_FULL_MASTER`
+    TenGFullMaster,
+    /// `TEN_G_FULL_SLAVE`
+    TenGFullSlave,
+    /// `TWENTY_FIVE_G_FULL`
+    TwentyFiveGFull,
+    /// `FORTY_G_FULL`
+    FortyGFull,
+    /// `ONE_HUNDRED_G_FULL`
+    OneHundredGFull,
+    /// `OPTIC`
+    Optic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortsPortSpeed {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::None => "NONE",
+            Self::Auto => "AUTO",
+            Self::TenMFull => "TEN_M_FULL",
+            Self::TenMHalf => "TEN_M_HALF",
+            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
+            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
+            Self::OneGFull => "ONE_G_FULL",
+            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
+            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
+            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
+            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
+            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
+            Self::FiveGFull => "FIVE_G_FULL",
+            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
+            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
+            Self::TenGFull => "TEN_G_FULL",
+            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
+            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
+            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
+            Self::FortyGFull => "FORTY_G_FULL",
+            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
+            Self::Optic => "OPTIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortsPortSpeed {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "NONE" => Self::None,
+            "AUTO" => Self::Auto,
+            "TEN_M_FULL" => Self::TenMFull,
+            "TEN_M_HALF" => Self::TenMHalf,
+            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
+            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
+            "ONE_G_FULL" => Self::OneGFull,
+            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
+            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
+            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
+            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
+            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
+            "FIVE_G_FULL" => Self::FiveGFull,
+            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
+            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
+            "TEN_G_FULL" => Self::TenGFull,
+            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
+            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
+            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
+            "FORTY_G_FULL" => Self::FortyGFull,
+            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
+            "OPTIC" => Self::Optic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortsPortSpeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortsPortSpeed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortsPortSpeed {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Query response grouped switch, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseGroupedSwitch {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<GroupedSwitch>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<GroupedSwitch>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseGroupedSwitch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<GroupedSwitch>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Scheduler view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SchedulerView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `SchedulerViewType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<SchedulerViewType>,
+    /// `mon`
+    ///
+    /// Wire name `mon`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mon: Option<String>,
+    /// `tue`
+    ///
+    /// Wire name `tue`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tue: Option<String>,
+    /// `wed`
+    ///
+    /// Wire name `wed`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wed: Option<String>,
+    /// `thu`
+    ///
+    /// Wire name `thu`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thu: Option<String>,
+    /// `fri`
+    ///
+    /// Wire name `fri`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fri: Option<String>,
+    /// `sat`
+    ///
+    /// Wire name `sat`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sat: Option<String>,
+    /// `sun`
+    ///
+    /// Wire name `sun`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sun: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SchedulerView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            type_: None,
+            mon: None,
+            tue: None,
+            wed: None,
+            thu: None,
+            fri: None,
+            sat: None,
+            sun: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<SchedulerViewType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `mon`.
+    pub fn with_mon(mut self, value: impl Into<String>) -> Self {
+        self.mon = Some(value.into());
+        self
+    }
+    /// Sets `tue`.
+    pub fn with_tue(mut self, value: impl Into<String>) -> Self {
+        self.tue = Some(value.into());
+        self
+    }
+    /// Sets `wed`.
+    pub fn with_wed(mut self, value: impl Into<String>) -> Self {
+        self.wed = Some(value.into());
+        self
+    }
+    /// Sets `thu`.
+    pub fn with_thu(mut self, value: impl Into<String>) -> Self {
+        self.thu = Some(value.into());
+        self
+    }
+    /// Sets `fri`.
+    pub fn with_fri(mut self, value: impl Into<String>) -> Self {
+        self.fri = Some(value.into());
+        self
+    }
+    /// Sets `sat`.
+    pub fn with_sat(mut self, value: impl Into<String>) -> Self {
+        self.sat = Some(value.into());
+        self
+    }
+    /// Sets `sun`.
+    pub fn with_sun(mut self, value: impl Into<String>) -> Self {
+        self.sun = Some(value.into());
+        self
+    }
+}
+/// Scheduler view type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SchedulerViewType {
+    /// `NO_SCHEDULE`
+    NoSchedule,
+    /// `CUSTOM`
+    Custom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SchedulerViewType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::NoSchedule => "NO_SCHEDULE",
+            Self::Custom => "CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SchedulerViewType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NO_SCHEDULE" => Self::NoSchedule,
+            "CUSTOM" => Self::Custom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SchedulerViewType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SchedulerViewType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SchedulerViewType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Skip schedule upgrade, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SkipScheduleUpgrade {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchIds`
+    ///
+    /// Wire name `switchIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
+    #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
+    pub switch_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SkipScheduleUpgrade {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchIds`.
+    pub fn with_switch_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_ids = Some(value.into());
+        self
+    }
+}
+/// Stack members view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StackMembersView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl StackMembersView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Stack members view v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StackMembersViewV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `rearModule`
+    ///
+    /// Wire name `rearModule`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
+    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
+    pub rear_module: Option<String>,
+    /// `memberSerials`
+    ///
+    /// Wire name `memberSerials`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
+    #[serde(rename = "memberSerials", default, skip_serializing_if = "Option::is_none")]
+    pub member_serials: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl StackMembersViewV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model: None,
+            rear_module: None,
+            member_serials: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `rearModule`.
+    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
+        self.rear_module = Some(value.into());
+        self
+    }
+    /// Sets `memberSerials`.
+    pub fn with_member_serials(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.member_serials = Some(value.into());
+        self
+    }
+}
+/// Static route response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StaticRouteResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `StaticRouteView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<StaticRouteView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl StaticRouteResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<StaticRouteView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Static route view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StaticRouteView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `destinationIp`
+    ///
+    /// Wire name `destinationIp`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
+    #[serde(rename = "destinationIp", default, skip_serializing_if = "Option::is_none")]
+    pub destination_ip: Option<String>,
+    /// `nextHop`
+    ///
+    /// Wire name `nextHop`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
+    #[serde(rename = "nextHop", default, skip_serializing_if = "Option::is_none")]
+    pub next_hop: Option<String>,
+    /// `adminDistance`
+    ///
+    /// Wire name `adminDistance`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
+    #[serde(rename = "adminDistance", default, skip_serializing_if = "Option::is_none")]
+    pub admin_distance: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl StaticRouteView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            destination_ip: None,
+            next_hop: None,
+            admin_distance: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `destinationIp`.
+    pub fn with_destination_ip(mut self, value: impl Into<String>) -> Self {
+        self.destination_ip = Some(value.into());
+        self
+    }
+    /// Sets `nextHop`.
+    pub fn with_next_hop(mut self, value: impl Into<String>) -> Self {
+        self.next_hop = Some(value.into());
+        self
+    }
+    /// Sets `adminDistance`.
+    pub fn with_admin_distance(mut self, value: impl Into<i64>) -> Self {
+        self.admin_distance = Some(value.into());
+        self
+    }
+}
+/// Switch acl rule view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchAclRuleView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `sequence`
+    ///
+    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<i64>,
+    /// `action`
+    ///
+    /// Wire name `action`; `SwitchAclRuleViewAction`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<SwitchAclRuleViewAction>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// `destinationPort`
+    ///
+    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(
+        rename = "destinationPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destination_port: Option<i64>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `SwitchAclRuleViewProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<SwitchAclRuleViewProtocol>,
+    /// `source`
+    ///
+    /// Wire name `source`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// `sourcePort`
+    ///
+    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
+    pub source_port: Option<i64>,
+    /// `dscpMatching`
+    ///
+    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_matching: Option<i64>,
+    /// `dscpMarking`
+    ///
+    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
+    pub dscp_marking: Option<i64>,
+    /// `internalPriority`
+    ///
+    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
+    #[serde(
+        rename = "internalPriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub internal_priority: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchAclRuleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            sequence: None,
+            action: None,
+            destination: None,
+            destination_port: None,
+            protocol: None,
+            source: None,
+            source_port: None,
+            dscp_matching: None,
+            dscp_marking: None,
+            internal_priority: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `sequence`.
+    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
+        self.sequence = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<SwitchAclRuleViewAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: impl Into<SwitchAclRuleViewProtocol>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `sourcePort`.
+    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
+        self.source_port = Some(value.into());
+        self
+    }
+    /// Sets `dscpMatching`.
+    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_matching = Some(value.into());
+        self
+    }
+    /// Sets `dscpMarking`.
+    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_marking = Some(value.into());
+        self
+    }
+    /// Sets `internalPriority`.
+    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
+        self.internal_priority = Some(value.into());
+        self
+    }
+}
+/// Switch acl rule view action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchAclRuleViewAction {
+    /// `permit`
+    Permit,
+    /// `deny`
+    Deny,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchAclRuleViewAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Permit => "permit",
+            Self::Deny => "deny",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchAclRuleViewAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "permit" => Self::Permit,
+            "deny" => Self::Deny,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchAclRuleViewAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchAclRuleViewAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchAclRuleViewAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch acl rule view protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchAclRuleViewProtocol {
+    /// `ip`
+    Ip,
+    /// `tcp`
+    Tcp,
+    /// `udp`
+    Udp,
+    /// `ipv6`
+    Ipv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchAclRuleViewProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ip => "ip",
+            Self::Tcp => "tcp",
+            Self::Udp => "udp",
+            Self::Ipv6 => "ipv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchAclRuleViewProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "ip" => Self::Ip,
+            "tcp" => Self::Tcp,
+            "udp" => Self::Udp,
+            "ipv6" => Self::Ipv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchAclRuleViewProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchAclRuleViewProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchAclRuleViewProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch acl view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchAclView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `aclType`
+    ///
+    /// Wire name `aclType`; `SwitchAclViewAclType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
+    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
+    pub acl_type: Option<SwitchAclViewAclType>,
+    /// `aclRules`
+    ///
+    /// Wire name `aclRules`; `array<SwitchAclRuleView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
+    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
+    pub acl_rules: Option<Vec<SwitchAclRuleView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchAclView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            acl_type: None,
+            acl_rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `aclType`.
+    pub fn with_acl_type(mut self, value: impl Into<SwitchAclViewAclType>) -> Self {
+        self.acl_type = Some(value.into());
+        self
+    }
+    /// Sets `aclRules`.
+    pub fn with_acl_rules(mut self, value: impl Into<Vec<SwitchAclRuleView>>) -> Self {
+        self.acl_rules = Some(value.into());
+        self
+    }
+}
+/// Switch acl view acl type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchAclViewAclType {
+    /// `standard`
+    Standard,
+    /// `extended`
+    Extended,
+    /// `IPv6`
+    IPv6,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchAclViewAclType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Standard => "standard",
+            Self::Extended => "extended",
+            Self::IPv6 => "IPv6",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchAclViewAclType {
+    fn from(s: &str) -> Self {
+        match s {
+            "standard" => Self::Standard,
+            "extended" => Self::Extended,
+            "IPv6" => Self::IPv6,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchAclViewAclType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchAclViewAclType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchAclViewAclType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch position view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchPositionView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `floorplanId`
+    ///
+    /// Wire name `floorplanId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
+    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
+    pub floorplan_id: Option<String>,
+    /// `xpercent`
+    ///
+    /// Wire name `xpercent`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xpercent: Option<f64>,
+    /// `ypercent`
+    ///
+    /// Wire name `ypercent`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ypercent: Option<f64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchPositionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            floorplan_id: None,
+            xpercent: None,
+            ypercent: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xpercent`.
+    pub fn with_xpercent(mut self, value: impl Into<f64>) -> Self {
+        self.xpercent = Some(value.into());
+        self
+    }
+    /// Sets `ypercent`.
+    pub fn with_ypercent(mut self, value: impl Into<f64>) -> Self {
+        self.ypercent = Some(value.into());
+        self
+    }
+}
+/// Switch position view v1001, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchPositionViewV1001 {
+    /// `floorPlanId`
+    ///
+    /// Wire name `floorPlanId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
+    #[serde(rename = "floorPlanId", default, skip_serializing_if = "Option::is_none")]
+    pub floor_plan_id: Option<String>,
+    /// `xPercent`
+    ///
+    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
+    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
+    pub x_percent: Option<f64>,
+    /// `yPercent`
+    ///
+    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
+    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
+    pub y_percent: Option<f64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchPositionViewV1001 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            floor_plan_id: None,
+            x_percent: None,
+            y_percent: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `floorPlanId`.
+    pub fn with_floor_plan_id(mut self, value: impl Into<String>) -> Self {
+        self.floor_plan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+}
+/// Switch version, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVersion {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `category`
+    ///
+    /// Wire name `category`; `SwitchVersionCategory`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<SwitchVersionCategory>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVersion {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            category: None,
+            created_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `category`.
+    pub fn with_category(mut self, value: impl Into<SwitchVersionCategory>) -> Self {
+        self.category = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+}
+/// Switch version category: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVersionCategory {
+    /// `RECOMMENDED`
+    Recommended,
+    /// `CRITICAL`
+    Critical,
+    /// `BETA`
+    Beta,
+    /// `SOLO`
+    Solo,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVersionCategory {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Recommended => "RECOMMENDED",
+            Self::Critical => "CRITICAL",
+            Self::Beta => "BETA",
+            Self::Solo => "SOLO",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVersionCategory {
+    fn from(s: &str) -> Self {
+        match s {
+            "RECOMMENDED" => Self::Recommended,
+            "CRITICAL" => Self::Critical,
+            "BETA" => Self::Beta,
+            "SOLO" => Self::Solo,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVersionCategory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVersionCategory {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVersionCategory {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch version view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVersionView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `modelGroup`
+    ///
+    /// Wire name `modelGroup`; `SwitchVersionViewModelGroup`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
+    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
+    pub model_group: Option<SwitchVersionViewModelGroup>,
+    /// `versions`
+    ///
+    /// Wire name `versions`; `array<SwitchVersion>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<SwitchVersion>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVersionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model_group: None,
+            versions: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(
+        mut self,
+        value: impl Into<SwitchVersionViewModelGroup>,
+    ) -> Self {
+        self.model_group = Some(value.into());
+        self
+    }
+    /// Sets `versions`.
+    pub fn with_versions(mut self, value: impl Into<Vec<SwitchVersion>>) -> Self {
+        self.versions = Some(value.into());
+        self
+    }
+}
+/// Switch version view model group: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVersionViewModelGroup {
+    /// `ICX71`
+    Icx71,
+    /// `ICX7X`
+    Icx7x,
+    /// `ICX82`
+    Icx82,
+    /// `ICX81`
+    Icx81,
+    /// `ICX71E`
+    Icx71e,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVersionViewModelGroup {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx71 => "ICX71",
+            Self::Icx7x => "ICX7X",
+            Self::Icx82 => "ICX82",
+            Self::Icx81 => "ICX81",
+            Self::Icx71e => "ICX71E",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVersionViewModelGroup {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX71" => Self::Icx71,
+            "ICX7X" => Self::Icx7x,
+            "ICX82" => Self::Icx82,
+            "ICX81" => Self::Icx81,
+            "ICX71E" => Self::Icx71e,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVersionViewModelGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVersionViewModelGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVersionViewModelGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVlan {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `ipv4DhcpSnooping`
+    ///
+    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(
+        rename = "ipv4DhcpSnooping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping: Option<bool>,
+    /// `arpInspection`
+    ///
+    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
+    pub arp_inspection: Option<bool>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `SwitchVlanIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<SwitchVlanIgmpSnooping>,
+    /// `multicastVersion`
+    ///
+    /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(
+        rename = "multicastVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_version: Option<i64>,
+    /// `spanningTreeProtocol`
+    ///
+    /// Wire name `spanningTreeProtocol`; `SwitchVlanSpanningTreeProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(
+        rename = "spanningTreeProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_protocol: Option<SwitchVlanSpanningTreeProtocol>,
+    /// `switchVlanPortModels`
+    ///
+    /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(
+        rename = "switchVlanPortModels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
+    /// `enableAsDefaultVlan`
+    ///
+    /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
+    #[serde(
+        rename = "enableAsDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_as_default_vlan: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVlan {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            vlan_id: None,
+            vlan_name: None,
+            ipv4_dhcp_snooping: None,
+            arp_inspection: None,
+            igmp_snooping: None,
+            multicast_version: None,
+            spanning_tree_protocol: None,
+            switch_vlan_port_models: None,
+            enable_as_default_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnooping`.
+    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
+        self.ipv4_dhcp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `arpInspection`.
+    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(
+        mut self,
+        value: impl Into<SwitchVlanIgmpSnooping>,
+    ) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `multicastVersion`.
+    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_version = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeProtocol`.
+    pub fn with_spanning_tree_protocol(
+        mut self,
+        value: impl Into<SwitchVlanSpanningTreeProtocol>,
+    ) -> Self {
+        self.spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `switchVlanPortModels`.
+    pub fn with_switch_vlan_port_models(
+        mut self,
+        value: impl Into<Vec<SwitchVlanPortModelView>>,
+    ) -> Self {
+        self.switch_vlan_port_models = Some(value.into());
+        self
+    }
+    /// Sets `enableAsDefaultVlan`.
+    pub fn with_enable_as_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.enable_as_default_vlan = Some(value.into());
+        self
+    }
+}
+/// Switch vlan igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVlanIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVlanIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVlanIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVlanIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVlanIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan port model view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVlanPortModelView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `switchModel`
+    ///
+    /// Wire name `switchModel`; `SwitchVlanPortModelViewSwitchModel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
+    pub switch_model: Option<SwitchVlanPortModelViewSwitchModel>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<String>,
+    /// `untaggedPorts`
+    ///
+    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_ports: Option<String>,
+    /// `voicePorts`
+    ///
+    /// Wire name `voicePorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
+    pub voice_ports: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVlanPortModelView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_model: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            voice_ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchModel`.
+    pub fn with_switch_model(
+        mut self,
+        value: impl Into<SwitchVlanPortModelViewSwitchModel>,
+    ) -> Self {
+        self.switch_model = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `voicePorts`.
+    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
+        self.voice_ports = Some(value.into());
+        self
+    }
+}
+/// Switch vlan port model view switch model: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVlanPortModelViewSwitchModel {
+    /// `ICX7150-24`
+    Icx715024,
+    /// `ICX7150-24P`
+    Icx715024p,
+    /// `ICX7150-48`
+    Icx715048,
+    /// `ICX7150-48P`
+    Icx715048p,
+    /// `ICX7150-48PF`
+    Icx715048pf,
+    /// `ICX7150-48ZP`
+    Icx715048zp,
+    /// `ICX7150-C12P`
+    Icx7150C12p,
+    /// `ICX7150-C10ZP`
+    Icx7150C10zp,
+    /// `ICX7150-C08P`
+    Icx7150C08p,
+    /// `ICX7150-C08PT`
+    Icx7150C08pt,
+    /// `ICX7150-24F`
+    Icx715024f,
+    /// `ICX7250-48`
+    Icx725048,
+    /// `ICX7650-48ZP`
+    Icx765048zp,
+    /// `ICX7650-48P`
+    Icx765048p,
+    /// `ICX7650-48F`
+    Icx765048f,
+    /// `ICX7850-32Q`
+    Icx785032q,
+    /// `ICX7850-48FS`
+    Icx785048fs,
+    /// `ICX7850-48F`
+    Icx785048f,
+    /// `ICX7850-48C`
+    Icx785048c,
+    /// `ICX7550-24`
+    Icx755024,
+    /// `ICX7550-48`
+    Icx755048,
+    /// `ICX7550-24P`
+    Icx755024p,
+    /// `ICX7550-48P`
+    Icx755048p,
+    /// `ICX7550-24ZP`
+    Icx755024zp,
+    /// `ICX7550-48ZP`
+    Icx755048zp,
+    /// `ICX7550-24F`
+    Icx755024f,
+    /// `ICX7550-48F`
+    Icx755048f,
+    /// `ICX7550-24XZP`
+    Icx755024xzp,
+    /// `ICX8200-24`
+    Icx820024,
+    /// `ICX8200-24P`
+    Icx820024p,
+    /// `ICX8200-24F`
+    Icx820024f,
+    /// `ICX8200-24FX`
+    Icx820024fx,
+    /// `ICX8200-24ZP`
+    Icx820024zp,
+    /// `ICX8200-48`
+    Icx820048,
+    /// `ICX8200-48F`
+    Icx820048f,
+    /// `ICX8200-48P`
+    Icx820048p,
+    /// `ICX8200-48PF`
+    Icx820048pf,
+    /// `ICX8200-48PF2`
+    Icx820048pf2,
+    /// `ICX8200-48ZP2`
+    Icx820048zp2,
+    /// `ICX8200-C08P`
+    Icx8200C08p,
+    /// `ICX8200-C08PDC`
+    Icx8200C08pdc,
+    /// `ICX8200-C08PF`
+    Icx8200C08pf,
+    /// `ICX8200-C08PT`
+    Icx8200C08pt,
+    /// `ICX8200-C08ZP`
+    Icx8200C08zp,
+    /// `ICX8100-24`
+    Icx810024,
+    /// `ICX8100-24P`
+    Icx810024p,
+    /// `ICX8100-48`
+    Icx810048,
+    /// `ICX8100-48P`
+    Icx810048p,
+    /// `ICX8100-C08PF`
+    Icx8100C08pf,
+    /// `ICX8100-48PF`
+    Icx810048pf,
+    /// `ICX8100-24-X`
+    Icx810024X,
+    /// `ICX8100-48-X`
+    Icx810048X,
+    /// `ICX8100-24P-X`
+    Icx810024pX,
+    /// `ICX8100-48P-X`
+    Icx810048pX,
+    /// `ICX8100-C08PF-X`
+    Icx8100C08pfX,
+    /// `ICX8100-48PF-X`
+    Icx810048pfX,
+    /// `ICX7150-24-ES-POE`
+    Icx715024EsPoe,
+    /// `ICX7150-48-ES-POE`
+    Icx715048EsPoe,
+    /// `ICX7150-C12-ES-POE`
+    Icx7150C12EsPoe,
+    /// `ICX8200-24PV`
+    Icx820024pv,
+    /// `ICX8200-C08PFV`
+    Icx8200C08pfv,
+    /// `ICX8100-C16P`
+    Icx8100C16p,
+    /// `ICX8100-C16P-X`
+    Icx8100C16pX,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVlanPortModelViewSwitchModel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx715024 => "ICX7150-24",
+            Self::Icx715024p => "ICX7150-24P",
+            Self::Icx715048 => "ICX7150-48",
+            Self::Icx715048p => "ICX7150-48P",
+            Self::Icx715048pf => "ICX7150-48PF",
+            Self::Icx715048zp => "ICX7150-48ZP",
+            Self::Icx7150C12p => "ICX7150-C12P",
+            Self::Icx7150C10zp => "ICX7150-C10ZP",
+            Self::Icx7150C08p => "ICX7150-C08P",
+            Self::Icx7150C08pt => "ICX7150-C08PT",
+            Self::Icx715024f => "ICX7150-24F",
+            Self::Icx725048 => "ICX7250-48",
+            Self::Icx765048zp => "ICX7650-48ZP",
+            Self::Icx765048p => "ICX7650-48P",
+            Self::Icx765048f => "ICX7650-48F",
+            Self::Icx785032q => "ICX7850-32Q",
+            Self::Icx785048fs => "ICX7850-48FS",
+            Self::Icx785048f => "ICX7850-48F",
+            Self::Icx785048c => "ICX7850-48C",
+            Self::Icx755024 => "ICX7550-24",
+            Self::Icx755048 => "ICX7550-48",
+            Self::Icx755024p => "ICX7550-24P",
+            Self::Icx755048p => "ICX7550-48P",
+            Self::Icx755024zp => "ICX7550-24ZP",
+            Self::Icx755048zp => "ICX7550-48ZP",
+            Self::Icx755024f => "ICX7550-24F",
+            Self::Icx755048f => "ICX7550-48F",
+            Self::Icx755024xzp => "ICX7550-24XZP",
+            Self::Icx820024 => "ICX8200-24",
+            Self::Icx820024p => "ICX8200-24P",
+            Self::Icx820024f => "ICX8200-24F",
+            Self::Icx820024fx => "ICX8200-24FX",
+            Self::Icx820024zp => "ICX8200-24ZP",
+            Self::Icx820048 => "ICX8200-48",
+            Self::Icx820048f => "ICX8200-48F",
+            Self::Icx820048p => "ICX8200-48P",
+            Self::Icx820048pf => "ICX8200-48PF",
+            Self::Icx820048pf2 => "ICX8200-48PF2",
+            Self::Icx820048zp2 => "ICX8200-48ZP2",
+            Self::Icx8200C08p => "ICX8200-C08P",
+            Self::Icx8200C08pdc => "ICX8200-C08PDC",
+            Self::Icx8200C08pf => "ICX8200-C08PF",
+            Self::Icx8200C08pt => "ICX8200-C08PT",
+            Self::Icx8200C08zp => "ICX8200-C08ZP",
+            Self::Icx810024 => "ICX8100-24",
+            Self::Icx810024p => "ICX8100-24P",
+            Self::Icx810048 => "ICX8100-48",
+            Self::Icx810048p => "ICX8100-48P",
+            Self::Icx8100C08pf => "ICX8100-C08PF",
+            Self::Icx810048pf => "ICX8100-48PF",
+            Self::Icx810024X => "ICX8100-24-X",
+            Self::Icx810048X => "ICX8100-48-X",
+            Self::Icx810024pX => "ICX8100-24P-X",
+            Self::Icx810048pX => "ICX8100-48P-X",
+            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
+            Self::Icx810048pfX => "ICX8100-48PF-X",
+            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
+            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
+            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
+            Self::Icx820024pv => "ICX8200-24PV",
+            Self::Icx8200C08pfv => "ICX8200-C08PFV",
+            Self::Icx8100C16p => "ICX8100-C16P",
+            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVlanPortModelViewSwitchModel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX7150-24" => Self::Icx715024,
+            "ICX7150-24P" => Self::Icx715024p,
+            "ICX7150-48" => Self::Icx715048,
+            "ICX7150-48P" => Self::Icx715048p,
+            "ICX7150-48PF" => Self::Icx715048pf,
+            "ICX7150-48ZP" => Self::Icx715048zp,
+            "ICX7150-C12P" => Self::Icx7150C12p,
+            "ICX7150-C10ZP" => Self::Icx7150C10zp,
+            "ICX7150-C08P" => Self::Icx7150C08p,
+            "ICX7150-C08PT" => Self::Icx7150C08pt,
+            "ICX7150-24F" => Self::Icx715024f,
+            "ICX7250-48" => Self::Icx725048,
+            "ICX7650-48ZP" => Self::Icx765048zp,
+            "ICX7650-48P" => Self::Icx765048p,
+            "ICX7650-48F" => Self::Icx765048f,
+            "ICX7850-32Q" => Self::Icx785032q,
+            "ICX7850-48FS" => Self::Icx785048fs,
+            "ICX7850-48F" => Self::Icx785048f,
+            "ICX7850-48C" => Self::Icx785048c,
+            "ICX7550-24" => Self::Icx755024,
+            "ICX7550-48" => Self::Icx755048,
+            "ICX7550-24P" => Self::Icx755024p,
+            "ICX7550-48P" => Self::Icx755048p,
+            "ICX7550-24ZP" => Self::Icx755024zp,
+            "ICX7550-48ZP" => Self::Icx755048zp,
+            "ICX7550-24F" => Self::Icx755024f,
+            "ICX7550-48F" => Self::Icx755048f,
+            "ICX7550-24XZP" => Self::Icx755024xzp,
+            "ICX8200-24" => Self::Icx820024,
+            "ICX8200-24P" => Self::Icx820024p,
+            "ICX8200-24F" => Self::Icx820024f,
+            "ICX8200-24FX" => Self::Icx820024fx,
+            "ICX8200-24ZP" => Self::Icx820024zp,
+            "ICX8200-48" => Self::Icx820048,
+            "ICX8200-48F" => Self::Icx820048f,
+            "ICX8200-48P" => Self::Icx820048p,
+            "ICX8200-48PF" => Self::Icx820048pf,
+            "ICX8200-48PF2" => Self::Icx820048pf2,
+            "ICX8200-48ZP2" => Self::Icx820048zp2,
+            "ICX8200-C08P" => Self::Icx8200C08p,
+            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
+            "ICX8200-C08PF" => Self::Icx8200C08pf,
+            "ICX8200-C08PT" => Self::Icx8200C08pt,
+            "ICX8200-C08ZP" => Self::Icx8200C08zp,
+            "ICX8100-24" => Self::Icx810024,
+            "ICX8100-24P" => Self::Icx810024p,
+            "ICX8100-48" => Self::Icx810048,
+            "ICX8100-48P" => Self::Icx810048p,
+            "ICX8100-C08PF" => Self::Icx8100C08pf,
+            "ICX8100-48PF" => Self::Icx810048pf,
+            "ICX8100-24-X" => Self::Icx810024X,
+            "ICX8100-48-X" => Self::Icx810048X,
+            "ICX8100-24P-X" => Self::Icx810024pX,
+            "ICX8100-48P-X" => Self::Icx810048pX,
+            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
+            "ICX8100-48PF-X" => Self::Icx810048pfX,
+            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
+            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
+            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
+            "ICX8200-24PV" => Self::Icx820024pv,
+            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
+            "ICX8100-C16P" => Self::Icx8100C16p,
+            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVlanPortModelViewSwitchModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVlanPortModelViewSwitchModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelViewSwitchModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVlanResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `SwitchVlanView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<SwitchVlanView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVlanResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<SwitchVlanView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Switch vlan spanning tree protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVlanSpanningTreeProtocol {
+    /// `rstp`
+    Rstp,
+    /// `stp`
+    Stp,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVlanSpanningTreeProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rstp => "rstp",
+            Self::Stp => "stp",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVlanSpanningTreeProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "rstp" => Self::Rstp,
+            "stp" => Self::Stp,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVlanSpanningTreeProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVlanSpanningTreeProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanSpanningTreeProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVlanView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `ipv4DhcpSnooping`
+    ///
+    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(
+        rename = "ipv4DhcpSnooping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_dhcp_snooping: Option<bool>,
+    /// `arpInspection`
+    ///
+    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
+    pub arp_inspection: Option<bool>,
+    /// `igmpSnooping`
+    ///
+    /// Wire name `igmpSnooping`; `SwitchVlanViewIgmpSnooping`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
+    pub igmp_snooping: Option<SwitchVlanViewIgmpSnooping>,
+    /// `multicastVersion`
+    ///
+    /// Wire name `multicastVersion`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(
+        rename = "multicastVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_version: Option<i64>,
+    /// `spanningTreeProtocol`
+    ///
+    /// Wire name `spanningTreeProtocol`; `SwitchVlanViewSpanningTreeProtocol`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(
+        rename = "spanningTreeProtocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub spanning_tree_protocol: Option<SwitchVlanViewSpanningTreeProtocol>,
+    /// `taggedPorts`
+    ///
+    /// Wire name `taggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_ports: Option<String>,
+    /// `untaggedPorts`
+    ///
+    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_ports: Option<String>,
+    /// `switchVlanPortModels`
+    ///
+    /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(
+        rename = "switchVlanPortModels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
+    /// `enableAsDefaultVlan`
+    ///
+    /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(
+        rename = "enableAsDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_as_default_vlan: Option<bool>,
+    /// `usedByVePort`
+    ///
+    /// Wire name `usedByVePort`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "usedByVePort", default, skip_serializing_if = "Option::is_none")]
+    pub used_by_ve_port: Option<bool>,
+    /// `isAuthDefaultVlan`
+    ///
+    /// Wire name `isAuthDefaultVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(
+        rename = "isAuthDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_auth_default_vlan: Option<bool>,
+    /// `isAuthVlan`
+    ///
+    /// Wire name `isAuthVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+    #[serde(rename = "isAuthVlan", default, skip_serializing_if = "Option::is_none")]
+    pub is_auth_vlan: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVlanView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            vlan_id: None,
+            vlan_name: None,
+            ipv4_dhcp_snooping: None,
+            arp_inspection: None,
+            igmp_snooping: None,
+            multicast_version: None,
+            spanning_tree_protocol: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            switch_vlan_port_models: None,
+            enable_as_default_vlan: None,
+            used_by_ve_port: None,
+            is_auth_default_vlan: None,
+            is_auth_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnooping`.
+    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
+        self.ipv4_dhcp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `arpInspection`.
+    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(
+        mut self,
+        value: impl Into<SwitchVlanViewIgmpSnooping>,
+    ) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `multicastVersion`.
+    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_version = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeProtocol`.
+    pub fn with_spanning_tree_protocol(
+        mut self,
+        value: impl Into<SwitchVlanViewSpanningTreeProtocol>,
+    ) -> Self {
+        self.spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `switchVlanPortModels`.
+    pub fn with_switch_vlan_port_models(
+        mut self,
+        value: impl Into<Vec<SwitchVlanPortModelView>>,
+    ) -> Self {
+        self.switch_vlan_port_models = Some(value.into());
+        self
+    }
+    /// Sets `enableAsDefaultVlan`.
+    pub fn with_enable_as_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.enable_as_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `usedByVePort`.
+    pub fn with_used_by_ve_port(mut self, value: impl Into<bool>) -> Self {
+        self.used_by_ve_port = Some(value.into());
+        self
+    }
+    /// Sets `isAuthDefaultVlan`.
+    pub fn with_is_auth_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.is_auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `isAuthVlan`.
+    pub fn with_is_auth_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.is_auth_vlan = Some(value.into());
+        self
+    }
+}
+/// Switch vlan view igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVlanViewIgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVlanViewIgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVlanViewIgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVlanViewIgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVlanViewIgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanViewIgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan view spanning tree protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SwitchVlanViewSpanningTreeProtocol {
+    /// `rstp`
+    Rstp,
+    /// `stp`
+    Stp,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SwitchVlanViewSpanningTreeProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rstp => "rstp",
+            Self::Stp => "stp",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SwitchVlanViewSpanningTreeProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "rstp" => Self::Rstp,
+            "stp" => Self::Stp,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SwitchVlanViewSpanningTreeProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SwitchVlanViewSpanningTreeProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanViewSpanningTreeProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Upgrade switch query filter, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeSwitchQueryFilter {
+    /// `searchFilter`
+    ///
+    /// Wire name `searchFilter`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
+    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
+    pub search_filter: Option<String>,
+    /// `venueIdList`
+    ///
+    /// Wire name `venueIdList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
+    #[serde(rename = "venueIdList", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id_list: Option<Vec<String>>,
+    /// `searchTargetFields`
+    ///
+    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
+    #[serde(
+        rename = "searchTargetFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub search_target_fields: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeSwitchQueryFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            search_filter: None,
+            venue_id_list: None,
+            search_target_fields: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `searchFilter`.
+    pub fn with_search_filter(mut self, value: impl Into<String>) -> Self {
+        self.search_filter = Some(value.into());
+        self
+    }
+    /// Sets `venueIdList`.
+    pub fn with_venue_id_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_id_list = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+}
+/// Upgrade switch query filter v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeSwitchQueryFilterV1 {
+    /// `searchFilter`
+    ///
+    /// Wire name `searchFilter`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
+    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
+    pub search_filter: Option<String>,
+    /// `venueIdList`
+    ///
+    /// Wire name `venueIdList`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
+    #[serde(rename = "venueIdList", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id_list: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeSwitchQueryFilterV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            search_filter: None,
+            venue_id_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `searchFilter`.
+    pub fn with_search_filter(mut self, value: impl Into<String>) -> Self {
+        self.search_filter = Some(value.into());
+        self
+    }
+    /// Sets `venueIdList`.
+    pub fn with_venue_id_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_id_list = Some(value.into());
+        self
+    }
+}
+/// Upgrade venue query filter, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeVenueQueryFilter {
+    /// `searchFilter`
+    ///
+    /// Wire name `searchFilter`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
+    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
+    pub search_filter: Option<String>,
+    /// `firmwareVersion`
+    ///
+    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
+    #[serde(
+        rename = "firmwareVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub firmware_version: Option<String>,
+    /// `modelGroup`
+    ///
+    /// Wire name `modelGroup`; `UpgradeVenueQueryFilterModelGroup`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
+    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
+    pub model_group: Option<UpgradeVenueQueryFilterModelGroup>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeVenueQueryFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            search_filter: None,
+            firmware_version: None,
+            model_group: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `searchFilter`.
+    pub fn with_search_filter(mut self, value: impl Into<String>) -> Self {
+        self.search_filter = Some(value.into());
+        self
+    }
+    /// Sets `firmwareVersion`.
+    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(
+        mut self,
+        value: impl Into<UpgradeVenueQueryFilterModelGroup>,
+    ) -> Self {
+        self.model_group = Some(value.into());
+        self
+    }
+}
+/// Upgrade venue query filter model group: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpgradeVenueQueryFilterModelGroup {
+    /// `ICX71`
+    Icx71,
+    /// `ICX7X`
+    Icx7x,
+    /// `ICX82`
+    Icx82,
+    /// `ICX81`
+    Icx81,
+    /// `ICX71E`
+    Icx71e,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpgradeVenueQueryFilterModelGroup {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx71 => "ICX71",
+            Self::Icx7x => "ICX7X",
+            Self::Icx82 => "ICX82",
+            Self::Icx81 => "ICX81",
+            Self::Icx71e => "ICX71E",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpgradeVenueQueryFilterModelGroup {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX71" => Self::Icx71,
+            "ICX7X" => Self::Icx7x,
+            "ICX82" => Self::Icx82,
+            "ICX81" => Self::Icx81,
+            "ICX71E" => Self::Icx71e,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpgradeVenueQueryFilterModelGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpgradeVenueQueryFilterModelGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterModelGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Upgrade venue query filter v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeVenueQueryFilterV1 {
+    /// `searchFilter`
+    ///
+    /// Wire name `searchFilter`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
+    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
+    pub search_filter: Option<String>,
+    /// `firmwareVersion`
+    ///
+    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
+    #[serde(
+        rename = "firmwareVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub firmware_version: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeVenueQueryFilterV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            search_filter: None,
+            firmware_version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `searchFilter`.
+    pub fn with_search_filter(mut self, value: impl Into<String>) -> Self {
+        self.search_filter = Some(value.into());
+        self
+    }
+    /// Sets `firmwareVersion`.
+    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.firmware_version = Some(value.into());
+        self
+    }
+}
+/// Ve port, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VePort {
+    /// `veId`
+    ///
+    /// Wire name `veId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "veId", default, skip_serializing_if = "Option::is_none")]
+    pub ve_id: Option<i64>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `ospfArea`
+    ///
+    /// Wire name `ospfArea`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "ospfArea", default, skip_serializing_if = "Option::is_none")]
+    pub ospf_area: Option<String>,
+    /// `dhcpRelayAgent`
+    ///
+    /// Wire name `dhcpRelayAgent`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "dhcpRelayAgent", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_relay_agent: Option<String>,
+    /// `ipAddressType`
+    ///
+    /// Wire name `ipAddressType`; `VePortIpAddressType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_type: Option<VePortIpAddressType>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `ipSubnetMask`
+    ///
+    /// Wire name `ipSubnetMask`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "ipSubnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub ip_subnet_mask: Option<String>,
+    /// `ingressAcl`
+    ///
+    /// Wire name `ingressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub ingress_acl: Option<String>,
+    /// `egressAcl`
+    ///
+    /// Wire name `egressAcl`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
+    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
+    pub egress_acl: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VePort {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ve_id: None,
+            vlan_id: None,
+            name: None,
+            ospf_area: None,
+            dhcp_relay_agent: None,
+            ip_address_type: None,
+            ip_address: None,
+            ip_subnet_mask: None,
+            ingress_acl: None,
+            egress_acl: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `veId`.
+    pub fn with_ve_id(mut self, value: impl Into<i64>) -> Self {
+        self.ve_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `ospfArea`.
+    pub fn with_ospf_area(mut self, value: impl Into<String>) -> Self {
+        self.ospf_area = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRelayAgent`.
+    pub fn with_dhcp_relay_agent(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_relay_agent = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<VePortIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `ipSubnetMask`.
+    pub fn with_ip_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.ip_subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `ingressAcl`.
+    pub fn with_ingress_acl(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl = Some(value.into());
+        self
+    }
+    /// Sets `egressAcl`.
+    pub fn with_egress_acl(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl = Some(value.into());
+        self
+    }
+}
+/// Ve port ip address type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VePortIpAddressType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VePortIpAddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VePortIpAddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VePortIpAddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VePortIpAddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VePortIpAddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ve port response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VePortResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `VePortView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<VePortView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VePortResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<VePortView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Ve port view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VePortView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `veId`
+    ///
+    /// Wire name `veId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "veId", default, skip_serializing_if = "Option::is_none")]
+    pub ve_id: Option<i64>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `ospfArea`
+    ///
+    /// Wire name `ospfArea`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "ospfArea", default, skip_serializing_if = "Option::is_none")]
+    pub ospf_area: Option<String>,
+    /// `dhcpRelayAgent`
+    ///
+    /// Wire name `dhcpRelayAgent`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "dhcpRelayAgent", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_relay_agent: Option<String>,
+    /// `ipAddressType`
+    ///
+    /// Wire name `ipAddressType`; `VePortViewIpAddressType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address_type: Option<VePortViewIpAddressType>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `ipSubnetMask`
+    ///
+    /// Wire name `ipSubnetMask`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "ipSubnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub ip_subnet_mask: Option<String>,
+    /// `ingressAclName`
+    ///
+    /// Wire name `ingressAclName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "ingressAclName", default, skip_serializing_if = "Option::is_none")]
+    pub ingress_acl_name: Option<String>,
+    /// `egressAclName`
+    ///
+    /// Wire name `egressAclName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "egressAclName", default, skip_serializing_if = "Option::is_none")]
+    pub egress_acl_name: Option<String>,
+    /// `connectedVe`
+    ///
+    /// Wire name `connectedVe`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "connectedVe", default, skip_serializing_if = "Option::is_none")]
+    pub connected_ve: Option<bool>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `syncedSwitchConfig`
+    ///
+    /// Wire name `syncedSwitchConfig`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(
+        rename = "syncedSwitchConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synced_switch_config: Option<bool>,
+    /// `vsixIngressAclName`
+    ///
+    /// Wire name `vsixIngressAclName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(
+        rename = "vsixIngressAclName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vsix_ingress_acl_name: Option<String>,
+    /// `vsixEgressAclName`
+    ///
+    /// Wire name `vsixEgressAclName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+    #[serde(
+        rename = "vsixEgressAclName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vsix_egress_acl_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VePortView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            ve_id: None,
+            vlan_id: None,
+            name: None,
+            ospf_area: None,
+            dhcp_relay_agent: None,
+            ip_address_type: None,
+            ip_address: None,
+            ip_subnet_mask: None,
+            ingress_acl_name: None,
+            egress_acl_name: None,
+            connected_ve: None,
+            switch_id: None,
+            switch_name: None,
+            device_status: None,
+            synced_switch_config: None,
+            vsix_ingress_acl_name: None,
+            vsix_egress_acl_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `veId`.
+    pub fn with_ve_id(mut self, value: impl Into<i64>) -> Self {
+        self.ve_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `ospfArea`.
+    pub fn with_ospf_area(mut self, value: impl Into<String>) -> Self {
+        self.ospf_area = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRelayAgent`.
+    pub fn with_dhcp_relay_agent(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_relay_agent = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<VePortViewIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `ipSubnetMask`.
+    pub fn with_ip_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.ip_subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `ingressAclName`.
+    pub fn with_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `egressAclName`.
+    pub fn with_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `connectedVe`.
+    pub fn with_connected_ve(mut self, value: impl Into<bool>) -> Self {
+        self.connected_ve = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `syncedSwitchConfig`.
+    pub fn with_synced_switch_config(mut self, value: impl Into<bool>) -> Self {
+        self.synced_switch_config = Some(value.into());
+        self
+    }
+    /// Sets `vsixIngressAclName`.
+    pub fn with_vsix_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `vsixEgressAclName`.
+    pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_egress_acl_name = Some(value.into());
+        self
+    }
+}
+/// Ve port view ip address type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VePortViewIpAddressType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VePortViewIpAddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VePortViewIpAddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VePortViewIpAddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VePortViewIpAddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VePortViewIpAddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue current version, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueCurrentVersion {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `currentVersions`
+    ///
+    /// Wire name `currentVersions`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
+    #[serde(
+        rename = "currentVersions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_versions: Option<Vec<String>>,
+    /// `currentVersionsAboveTen`
+    ///
+    /// Wire name `currentVersionsAboveTen`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
+    #[serde(
+        rename = "currentVersionsAboveTen",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_versions_above_ten: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueCurrentVersion {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            current_versions: None,
+            current_versions_above_ten: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `currentVersions`.
+    pub fn with_current_versions(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.current_versions = Some(value.into());
+        self
+    }
+    /// Sets `currentVersionsAboveTen`.
+    pub fn with_current_versions_above_ten(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.current_versions_above_ten = Some(value.into());
+        self
+    }
+}
+/// Venue current version view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueCurrentVersionView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `currentVersions`
+    ///
+    /// Wire name `currentVersions`; `array<ModelCurrentVersionView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
+    #[serde(
+        rename = "currentVersions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_versions: Option<Vec<ModelCurrentVersionView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueCurrentVersionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            current_versions: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `currentVersions`.
+    pub fn with_current_versions(
+        mut self,
+        value: impl Into<Vec<ModelCurrentVersionView>>,
+    ) -> Self {
+        self.current_versions = Some(value.into());
+        self
+    }
+}
+/// Vlan intersect content, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanIntersectContent {
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `vlanConfigName`
+    ///
+    /// Wire name `vlanConfigName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
+    #[serde(rename = "vlanConfigName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_config_name: Option<String>,
+    /// `profileLevel`
+    ///
+    /// Wire name `profileLevel`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
+    #[serde(rename = "profileLevel", default, skip_serializing_if = "Option::is_none")]
+    pub profile_level: Option<bool>,
+    /// `defaultVlan`
+    ///
+    /// Wire name `defaultVlan`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
+    #[serde(rename = "defaultVlan", default, skip_serializing_if = "Option::is_none")]
+    pub default_vlan: Option<bool>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanIntersectContent {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switch_id: None,
+            vlan_config_name: None,
+            profile_level: None,
+            default_vlan: None,
+            vlan_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanConfigName`.
+    pub fn with_vlan_config_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_config_name = Some(value.into());
+        self
+    }
+    /// Sets `profileLevel`.
+    pub fn with_profile_level(mut self, value: impl Into<bool>) -> Self {
+        self.profile_level = Some(value.into());
+        self
+    }
+    /// Sets `defaultVlan`.
+    pub fn with_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+}
+/// Vlan intersection response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanIntersectionResponse {
+    /// `switchDefaultVlan`
+    ///
+    /// Wire name `switchDefaultVlan`; `array<VlanIntersectContent>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
+    #[serde(
+        rename = "switchDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_default_vlan: Option<Vec<VlanIntersectContent>>,
+    /// `profileVlan`
+    ///
+    /// Wire name `profileVlan`; `array<VlanIntersectContent>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
+    #[serde(rename = "profileVlan", default, skip_serializing_if = "Option::is_none")]
+    pub profile_vlan: Option<Vec<VlanIntersectContent>>,
+    /// `switchVlan`
+    ///
+    /// Wire name `switchVlan`; `array<VlanIntersectContent>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
+    #[serde(rename = "switchVlan", default, skip_serializing_if = "Option::is_none")]
+    pub switch_vlan: Option<Vec<VlanIntersectContent>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanIntersectionResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switch_default_vlan: None,
+            profile_vlan: None,
+            switch_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switchDefaultVlan`.
+    pub fn with_switch_default_vlan(
+        mut self,
+        value: impl Into<Vec<VlanIntersectContent>>,
+    ) -> Self {
+        self.switch_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `profileVlan`.
+    pub fn with_profile_vlan(
+        mut self,
+        value: impl Into<Vec<VlanIntersectContent>>,
+    ) -> Self {
+        self.profile_vlan = Some(value.into());
+        self
+    }
+    /// Sets `switchVlan`.
+    pub fn with_switch_vlan(
+        mut self,
+        value: impl Into<Vec<VlanIntersectContent>>,
+    ) -> Self {
+        self.switch_vlan = Some(value.into());
+        self
+    }
+}
+/// Vlan ve port, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanVePort {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<String>,
+    /// `vlanName`
+    ///
+    /// Wire name `vlanName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
+    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_name: Option<String>,
+    /// `usedByVePort`
+    ///
+    /// Wire name `usedByVePort`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
+    #[serde(rename = "usedByVePort", default, skip_serializing_if = "Option::is_none")]
+    pub used_by_ve_port: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanVePort {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            vlan_id: None,
+            vlan_name: None,
+            used_by_ve_port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<String>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `usedByVePort`.
+    pub fn with_used_by_ve_port(mut self, value: impl Into<bool>) -> Self {
+        self.used_by_ve_port = Some(value.into());
+        self
+    }
+}
+/// switches: the 104 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switches()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -512,8 +12917,8 @@ impl<'a> SwitchesClient<'a> {
     /// `GET /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitches::version`)
+    /// - Response 200: `array<IcxSwitchView>`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -522,6 +12927,23 @@ impl<'a> SwitchesClient<'a> {
         );
         ListVenueSwitches { req }
     }
+    /// List switches of a venue (v1).
+    ///
+    /// Lists the switches of a venue.
+    ///
+    /// `GET /venues/{venueId}/switches` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `IcxSwitch`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchesV1::version`)
+    pub fn list_venue_switches_v1(&self, venue_id: &str) -> ListVenueSwitchesV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCHES_V1,
+            &[venue_id],
+        );
+        ListVenueSwitchesV1 { req }
+    }
     /// Add switches to a venue.
     ///
     /// Adds switches to a venue.
@@ -529,14 +12951,14 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<IcxSwitchView>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitch::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<IcxSwitchView>,
     ) -> CreateVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -624,14 +13046,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `IcxSwitchView`
+    /// - Response 200: `IcxSwitchResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
     pub fn update_venue_switch(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &IcxSwitchView,
     ) -> UpdateVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -649,7 +13071,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `IcxSwitchView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddVenueSwitch::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -657,7 +13079,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &IcxSwitchView,
     ) -> AddVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -698,7 +13120,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SwitchPositionViewV1001`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPositions::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -706,7 +13128,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &SwitchPositionViewV1001,
     ) -> UpdateVenueSwitchPositions<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -724,7 +13146,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<PortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
     pub fn get_venue_switch_port_settings(
         &self,
@@ -746,14 +13168,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `PortV1001`
+    /// - Response 200: `PortResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
     pub fn update_venue_switch_port_settings(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &PortV1001,
     ) -> UpdateVenueSwitchPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -773,14 +13195,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `array<string>`
+    /// - Response 200: `array<PortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
     pub fn create_venue_switch_port_settings(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<String>,
     ) -> CreateVenueSwitchPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -799,13 +13221,13 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /venues/{venueId}/switches/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `array<SwitchPortSelection>`
+    /// - Response 200: `array<PortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<SwitchPortSelection>,
     ) -> CreateVenueSwitchesPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -824,13 +13246,13 @@ impl<'a> SwitchesClient<'a> {
     /// `PUT /venues/{venueId}/switches/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `array<Ports>`
+    /// - Response 200: `PortResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<Ports>,
     ) -> UpdateVenueSwitchesPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -850,8 +13272,8 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitchVlans::version`)
+    /// - Response 200: `array<SwitchVlanView>`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn list_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -864,6 +13286,28 @@ impl<'a> SwitchesClient<'a> {
         );
         ListVenueSwitchVlans { req }
     }
+    /// List switch VLANs (v1).
+    ///
+    /// Lists the VLANs of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `VlanVePort`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlansV1::version`)
+    pub fn list_venue_switch_vlans_v1(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchVlansV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_VLANS_V1,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchVlansV1 { req }
+    }
     /// Add switch VLAN.
     ///
     /// Adds VLAN configuration to a switch.
@@ -872,14 +13316,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Request body (json, required): `SwitchVlan`
+    /// - Response 201: `SwitchVlanResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
     pub fn create_venue_switch_vlan(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &SwitchVlan,
     ) -> CreateVenueSwitchVlan<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -898,7 +13342,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
     pub fn delete_venue_switch_vlans(
         &self,
@@ -923,7 +13367,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `SwitchVlanView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVlan::version`)
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_vlan(
@@ -948,8 +13392,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `SwitchVlan`
+    /// - Response 200: `SwitchVlanResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVlan::version`)
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_vlan(
@@ -957,7 +13401,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         vlan_id: &str,
-        body: &impl serde::Serialize,
+        body: &SwitchVlan,
     ) -> UpdateVenueSwitchVlan<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -976,7 +13420,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlan::version`)
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_vlan(
@@ -1000,7 +13444,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<VePortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
     pub fn list_venue_switch_ve_ports(
         &self,
@@ -1022,14 +13466,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Request body (json, required): `array<VePort>`
+    /// - Response 201: `VePortResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
     pub fn create_venue_switch_ve_port(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<VePort>,
     ) -> CreateVenueSwitchVePort<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1048,7 +13492,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
     pub fn delete_venue_switch_ve_ports(
         &self,
@@ -1073,7 +13517,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VePortView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVePort::version`)
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_ve_port(
@@ -1098,8 +13542,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `VePort`
+    /// - Response 200: `VePortResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVePort::version`)
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_ve_port(
@@ -1107,7 +13551,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         ve_port_id: &str,
-        body: &impl serde::Serialize,
+        body: &VePort,
     ) -> UpdateVenueSwitchVePort<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1126,7 +13570,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePort::version`)
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_ve_port(
@@ -1150,7 +13594,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<StaticRouteView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
     pub fn list_venue_switch_static_routes(
         &self,
@@ -1172,14 +13616,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Request body (json, required): `array<StaticRouteView>`
+    /// - Response 201: `StaticRouteResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
     pub fn create_venue_switch_static_route(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<StaticRouteView>,
     ) -> CreateVenueSwitchStaticRoute<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1200,7 +13644,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
     pub fn delete_venue_switch_static_routes(
         &self,
@@ -1227,7 +13671,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `StaticRouteView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchStaticRoute::version`)
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_static_route(
@@ -1252,8 +13696,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `StaticRouteView`
+    /// - Response 200: `StaticRouteResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchStaticRoute::version`)
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_static_route(
@@ -1261,7 +13705,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         static_route_id: &str,
-        body: &impl serde::Serialize,
+        body: &StaticRouteView,
     ) -> UpdateVenueSwitchStaticRoute<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1282,7 +13726,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoute::version`)
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_static_route(
@@ -1308,7 +13752,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<LagView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
     pub fn list_venue_switch_lags(
         &self,
@@ -1330,14 +13774,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Request body (json, required): `array<Lag>`
+    /// - Response 201: `LagResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
     pub fn create_venue_switch_lag(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<Lag>,
     ) -> CreateVenueSwitchLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1356,7 +13800,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
     pub fn delete_venue_switch_lags(
         &self,
@@ -1381,7 +13825,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `LagView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchLag::version`)
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_lag(
@@ -1406,8 +13850,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `Lag`
+    /// - Response 200: `LagResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchLag::version`)
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_lag(
@@ -1415,7 +13859,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         lag_id: &str,
-        body: &impl serde::Serialize,
+        body: &Lag,
     ) -> UpdateVenueSwitchLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1434,7 +13878,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLag::version`)
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_lag(
@@ -1482,14 +13926,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Request body (json, required): `DhcpServerView`
+    /// - Response 201: `DhcpServerResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
     pub fn create_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &DhcpServerView,
     ) -> CreateVenueSwitchDhcpServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1535,7 +13979,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `DhcpServerView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchDhcpServer::version`)
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_dhcp_server(
@@ -1560,8 +14004,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `DhcpServerView`
+    /// - Response 200: `DhcpServerResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchDhcpServer::version`)
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_dhcp_server(
@@ -1569,7 +14013,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         dhcp_server_id: &str,
-        body: &impl serde::Serialize,
+        body: &DhcpServerView,
     ) -> UpdateVenueSwitchDhcpServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1588,7 +14032,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServer::version`)
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_dhcp_server(
@@ -1744,7 +14188,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<SwitchAclView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
     pub fn list_venue_switch_acls(
         &self,
@@ -1766,7 +14210,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `AclIntersectionView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
     pub fn list_venue_switch_acl_unions(
         &self,
@@ -1788,7 +14232,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VlanIntersectionResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
     pub fn list_venue_switch_vlan_unions(
         &self,
@@ -1810,7 +14254,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `DeviceRequestView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDeviceRequest::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1818,7 +14262,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &DeviceRequestView,
     ) -> CreateVenueSwitchDeviceRequest<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1838,14 +14282,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `DhcpServerStateView`
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
     pub fn patch_venue_switch_dhcp_server_states(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &DhcpServerStateView,
     ) -> PatchVenueSwitchDhcpServerStates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1894,7 +14338,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `transactionId`: Identifier of the configuration transaction.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ConfigurationHistoryView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchTransactionConfigHistDetails::version`)
     pub fn list_venue_switch_transaction_config_hist_details(
         &self,
@@ -1919,7 +14363,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<ConfigBackupView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
     pub fn list_venue_switch_config_backups(
         &self,
@@ -1943,7 +14387,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ConfigBackup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackup::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1951,7 +14395,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &ConfigBackup,
     ) -> CreateVenueSwitchConfigBackup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1972,7 +14416,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
     pub fn delete_venue_switch_config_backups(
         &self,
@@ -1999,7 +14443,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ConfigBackupView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackup::version`)
     pub fn get_venue_switch_config_backup(
         &self,
@@ -2023,7 +14467,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackup::version`)
     pub fn delete_venue_switch_config_backup(
         &self,
@@ -2049,7 +14493,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ConfigBackupAction`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchConfigBackup::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2058,7 +14502,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         config_backup_id: &str,
-        body: &impl serde::Serialize,
+        body: &ConfigBackupAction,
     ) -> PatchVenueSwitchConfigBackup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2078,14 +14522,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `ConfigBackupComparison`
+    /// - Response 200: `ConfigBackupComparisonView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackupComparison::version`)
     pub fn create_venue_switch_config_backup_comparison(
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &impl serde::Serialize,
+        body: &ConfigBackupComparison,
     ) -> CreateVenueSwitchConfigBackupComparison<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2106,7 +14550,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ConfigBackUpFormatted`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackupFormattedConfigs::version`)
     pub fn get_venue_switch_config_backup_formatted_configs(
         &self,
@@ -2131,7 +14575,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<SwitchPortSelection>`
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPowerCycleRequest::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort (the document writes /venues/switches/powerCycleRequests among the venue-level operations; the description has the path under /venues/{venueId})).
     pub fn create_venue_switch_power_cycle_request(
@@ -2272,13 +14716,13 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// `POST /venues/switches/aggregationDetails` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `DynamicQueryPayload`
+    /// - Response 200: `QueryResponseGroupedSwitch`
     /// - Versions: `v1`, `json` (default `v1`; choose with `FetchVenueSwitchAggregationDetails::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn fetch_venue_switch_aggregation_details(
         &self,
-        body: &impl serde::Serialize,
+        body: &DynamicQueryPayload,
     ) -> FetchVenueSwitchAggregationDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2455,7 +14899,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ImportSwitchResultView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
     pub fn get_venue_switch_import_results(
         &self,
@@ -2478,7 +14922,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
     pub fn delete_venue_stack(
         &self,
@@ -2499,13 +14943,13 @@ impl<'a> SwitchesClient<'a> {
     /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `ChangeSchedule`
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &ChangeSchedule,
     ) -> UpdateVenueSwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2525,13 +14969,13 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `manualOverride` (`boolean`, builder method `manual_override`)
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueSwitchFirmwareSchedule::version`)
+    /// - Request body (json, required): `ChangeSchedule`
+    /// - Response 201: `EmptyResponse` (Created.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &ChangeSchedule,
     ) -> CreateVenueSwitchFirmwareSchedule<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2543,6 +14987,32 @@ impl<'a> SwitchesClient<'a> {
             req,
         }
     }
+    /// Create venue switch firmware schedule (v1).
+    ///
+    /// Creates a switch firmware upgrade schedule for a venue.
+    ///
+    /// `POST /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `manualOverride` (`boolean`, builder method `manual_override`)
+    /// - Request body (json, required): `ChangeScheduleV1`
+    /// - Response 201: `EmptyResponse` (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchFirmwareScheduleV1::version`)
+    pub fn create_venue_switch_firmware_schedule_v1(
+        &self,
+        venue_id: &str,
+        body: &ChangeScheduleV1,
+    ) -> CreateVenueSwitchFirmwareScheduleV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateVenueSwitchFirmwareScheduleV1 {
+            req,
+        }
+    }
     /// Delete venue switch firmware schedule.
     ///
     /// Deletes the switch firmware upgrade schedule of a venue.
@@ -2550,13 +15020,13 @@ impl<'a> SwitchesClient<'a> {
     /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `SkipScheduleUpgrade`
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &SkipScheduleUpgrade,
     ) -> DeleteVenueSwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2575,8 +15045,8 @@ impl<'a> SwitchesClient<'a> {
     /// `GET /switchFirmwares/versions/{versionType}` on the `network` API.
     ///
     /// - Path parameter `versionType`: Kind of firmware versions to list.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListSwitchFirmwareVersions::version`)
+    /// - Response 200: `array<SwitchVersionView>`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn list_switch_firmware_versions(
         &self,
         version_type: &str,
@@ -2588,14 +15058,36 @@ impl<'a> SwitchesClient<'a> {
         );
         ListSwitchFirmwareVersions { req }
     }
+    /// List switch firmware versions (v1).
+    ///
+    /// Lists the available switch firmware versions of one kind.
+    ///
+    /// `GET /switchFirmwares/versions/{versionType}` on the `network` API.
+    ///
+    /// - Path parameter `versionType`: Kind of firmware versions to list.
+    /// - Response 200: `array<SwitchVersion>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareVersionsV1::version`)
+    pub fn list_switch_firmware_versions_v1(
+        &self,
+        version_type: &str,
+    ) -> ListSwitchFirmwareVersionsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_FIRMWARE_VERSIONS_V1,
+            &[version_type],
+        );
+        ListSwitchFirmwareVersionsV1 {
+            req,
+        }
+    }
     /// List current switch firmware versions.
     ///
     /// Lists the current switch firmware versions.
     ///
     /// `GET /switchFirmwares/currentVersions` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListSwitchFirmwareCurrentVersions::version`)
+    /// - Response 200: `VenueCurrentVersionView`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn list_switch_firmware_current_versions(
         &self,
     ) -> ListSwitchFirmwareCurrentVersions<'a> {
@@ -2608,21 +15100,41 @@ impl<'a> SwitchesClient<'a> {
             req,
         }
     }
+    /// List current switch firmware versions (v1).
+    ///
+    /// Lists the current switch firmware versions.
+    ///
+    /// `GET /switchFirmwares/currentVersions` on the `network` API.
+    ///
+    /// - Response 200: `VenueCurrentVersion`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareCurrentVersionsV1::version`)
+    pub fn list_switch_firmware_current_versions_v1(
+        &self,
+    ) -> ListSwitchFirmwareCurrentVersionsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1,
+            &[],
+        );
+        ListSwitchFirmwareCurrentVersionsV1 {
+            req,
+        }
+    }
     /// Query switch firmware schedules.
     ///
     /// Queries switch firmware upgrade schedules.
     ///
     /// `POST /switchFirmwares/schedules/query` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: A search over venues (searchFilter, firmwareVersion and, from v1.1, modelGroup); its full shape is not shown by the document.
+    /// - Request body (json, required): `UpgradeVenueQueryFilter`
     /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareSchedules::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
     pub fn query_switch_firmware_schedules(
         &self,
-        body: &impl serde::Serialize,
+        body: &UpgradeVenueQueryFilter,
     ) -> QuerySwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2634,21 +15146,47 @@ impl<'a> SwitchesClient<'a> {
             req,
         }
     }
+    /// Query switch firmware schedules (v1).
+    ///
+    /// Queries switch firmware upgrade schedules.
+    ///
+    /// `POST /switchFirmwares/schedules/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `UpgradeVenueQueryFilterV1`
+    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySwitchFirmwareSchedulesV1::version`)
+    ///
+    /// Notes:
+    /// - Not paged: the answer is a plain list, not a query page.
+    pub fn query_switch_firmware_schedules_v1(
+        &self,
+        body: &UpgradeVenueQueryFilterV1,
+    ) -> QuerySwitchFirmwareSchedulesV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_FIRMWARE_SCHEDULES_V1,
+            &[],
+        );
+        req.json(body);
+        QuerySwitchFirmwareSchedulesV1 {
+            req,
+        }
+    }
     /// Query switches of firmware schedules.
     ///
     /// Queries the switches covered by firmware upgrade schedules.
     ///
     /// `POST /switchFirmwares/schedules/switches/query` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: A search over switches (searchFilter, venueIdList and, from v1.1, searchTargetFields); its full shape is not shown by the document.
+    /// - Request body (json, required): `UpgradeSwitchQueryFilter`
     /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareScheduleSwitches::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
     pub fn query_switch_firmware_schedule_switches(
         &self,
-        body: &impl serde::Serialize,
+        body: &UpgradeSwitchQueryFilter,
     ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2657,6 +15195,32 @@ impl<'a> SwitchesClient<'a> {
         );
         req.json(body);
         QuerySwitchFirmwareScheduleSwitches {
+            req,
+        }
+    }
+    /// Query switches of firmware schedules (v1).
+    ///
+    /// Queries the switches covered by firmware upgrade schedules.
+    ///
+    /// `POST /switchFirmwares/schedules/switches/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `UpgradeSwitchQueryFilterV1`
+    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySwitchFirmwareScheduleSwitchesV1::version`)
+    ///
+    /// Notes:
+    /// - Not paged: the answer is a plain list, not a query page.
+    pub fn query_switch_firmware_schedule_switches_v1(
+        &self,
+        body: &UpgradeSwitchQueryFilterV1,
+    ) -> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1,
+            &[],
+        );
+        req.json(body);
+        QuerySwitchFirmwareScheduleSwitchesV1 {
             req,
         }
     }
@@ -2691,14 +15255,14 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AaaServer`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 201: raw JSON (shape not shown) (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueAaaServer::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_venue_aaa_server(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::AaaServer,
     ) -> CreateVenueAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2707,6 +15271,30 @@ impl<'a> SwitchesClient<'a> {
         );
         req.json(body);
         CreateVenueAaaServer { req }
+    }
+    /// Create venue AAA server (v1).
+    ///
+    /// Adds an AAA server to a venue's switch settings.
+    ///
+    /// `POST /venues/{venueId}/aaaServers` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): `AaaServerBo`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAaaServerV1::version`)
+    pub fn create_venue_aaa_server_v1(
+        &self,
+        venue_id: &str,
+        body: &super::common::AaaServerBo,
+    ) -> CreateVenueAaaServerV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_AAA_SERVER_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateVenueAaaServerV1 { req }
     }
     /// Delete venue AAA servers.
     ///
@@ -2739,7 +15327,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `AaaServerView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
     pub fn get_venue_aaa_server(
         &self,
@@ -2761,14 +15349,14 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueAaaServer::version`)
+    /// - Request body (json, required): `AaaServer`
+    /// - Response 200: `AaaServerResponse`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn update_venue_aaa_server(
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::AaaServer,
     ) -> UpdateVenueAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2778,6 +15366,31 @@ impl<'a> SwitchesClient<'a> {
         req.json(body);
         UpdateVenueAaaServer { req }
     }
+    /// Update venue AAA server (v1).
+    ///
+    /// Updates one AAA server of a venue.
+    ///
+    /// `PUT /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Request body (json, required): `AaaServerBo`
+    /// - Response 200: `AaaServerV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaServerV1::version`)
+    pub fn update_venue_aaa_server_v1(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+        body: &super::common::AaaServerBo,
+    ) -> UpdateVenueAaaServerV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AAA_SERVER_V1,
+            &[venue_id, aaa_server_id],
+        );
+        req.json(body);
+        UpdateVenueAaaServerV1 { req }
+    }
     /// Delete venue AAA server.
     ///
     /// Deletes one AAA server of a venue.
@@ -2786,7 +15399,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
     pub fn delete_venue_aaa_server(
         &self,
@@ -2807,13 +15420,13 @@ impl<'a> SwitchesClient<'a> {
     /// `PUT /venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `AaaSettingView`
+    /// - Response 200: `AaaSettingResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::AaaSettingView,
     ) -> UpdateVenueAaaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2856,31 +15469,9 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_venue_switches`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2894,8 +15485,74 @@ impl<'a> ListVenueSwitches<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Vec<IcxSwitchView>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<IcxSwitchView>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switches_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_venue_switches_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchesV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::list_venue_switches_v1` (List switches of a venue (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchesV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchesV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListVenueSwitchesVersion) -> Self {
+    pub fn version(mut self, version: ListVenueSwitchesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2910,16 +15567,13 @@ impl<'a> ListVenueSwitches<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<IcxSwitch, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<IcxSwitch>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3235,13 +15889,16 @@ impl<'a> GetVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Switch, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<super::common::Switch, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Switch>, ruckus_one_runtime::Error> {
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::Switch>,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json_with_response().await
     }
 }
@@ -3303,14 +15960,14 @@ impl<'a> UpdateVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<IcxSwitchResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<IcxSwitchResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3623,16 +16280,13 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<PortView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Vec<PortView>>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3694,16 +16348,13 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<PortResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<PortResponse>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3765,16 +16416,13 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<PortView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Vec<PortView>>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3836,16 +16484,13 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<PortView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Vec<PortView>>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3907,16 +16552,13 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<PortResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<PortResponse>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3930,31 +16572,9 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runti
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_venue_switch_vlans`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchVlansVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::list_venue_switch_vlans` (List switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3968,8 +16588,74 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Vec<SwitchVlanView>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<SwitchVlanView>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_vlans_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_venue_switch_vlans_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchVlansV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::list_venue_switch_vlans_v1` (List switch VLANs (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchVlansV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchVlansV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListVenueSwitchVlansVersion) -> Self {
+    pub fn version(mut self, version: ListVenueSwitchVlansV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3984,16 +16670,13 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VlanVePort, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<VlanVePort>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -4055,14 +16738,14 @@ impl<'a> CreateVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SwitchVlanResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SwitchVlanResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4126,14 +16809,16 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4197,14 +16882,14 @@ impl<'a> GetVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SwitchVlanView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SwitchVlanView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4268,14 +16953,14 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SwitchVlanResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SwitchVlanResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4339,14 +17024,16 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4410,14 +17097,14 @@ impl<'a> ListVenueSwitchVePorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<VePortView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<VePortView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4481,14 +17168,14 @@ impl<'a> CreateVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VePortResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VePortResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4552,14 +17239,16 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4623,16 +17312,13 @@ impl<'a> GetVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VePortView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<VePortView>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -4694,14 +17380,14 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VePortResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VePortResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4765,14 +17451,16 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4836,14 +17524,14 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<StaticRouteView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<StaticRouteView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4907,14 +17595,14 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<StaticRouteResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<StaticRouteResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4978,14 +17666,16 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5049,14 +17739,14 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<StaticRouteView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<StaticRouteView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5120,14 +17810,14 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<StaticRouteResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<StaticRouteResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5191,14 +17881,16 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5262,16 +17954,13 @@ impl<'a> ListVenueSwitchLags<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<LagView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Vec<LagView>>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5333,16 +18022,13 @@ impl<'a> CreateVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LagResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<LagResponse>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5404,14 +18090,16 @@ impl<'a> DeleteVenueSwitchLags<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5475,16 +18163,13 @@ impl<'a> GetVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LagView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<LagView>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5546,16 +18231,13 @@ impl<'a> UpdateVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LagResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<LagResponse>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5617,14 +18299,16 @@ impl<'a> DeleteVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5738,14 +18422,14 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DhcpServerResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<DhcpServerResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5877,14 +18561,14 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DhcpServerView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<DhcpServerView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5948,14 +18632,14 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DhcpServerResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<DhcpServerResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6019,14 +18703,16 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6540,14 +19226,14 @@ impl<'a> ListVenueSwitchAcls<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<SwitchAclView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<SwitchAclView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6611,14 +19297,14 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<AclIntersectionView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<AclIntersectionView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6682,14 +19368,16 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VlanIntersectionResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VlanIntersectionResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6836,14 +19524,16 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7000,14 +19690,16 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ConfigurationHistoryView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ConfigurationHistoryView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7071,14 +19763,14 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<ConfigBackupView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<ConfigBackupView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7225,14 +19917,16 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7296,14 +19990,14 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ConfigBackupView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ConfigBackupView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7367,14 +20061,16 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7524,14 +20220,16 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ConfigBackupComparisonView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ConfigBackupComparisonView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7598,14 +20296,14 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ConfigBackUpFormatted, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ConfigBackUpFormatted>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7672,14 +20370,16 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7746,7 +20446,7 @@ impl<'a> QueryVenueSwitches<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Switch> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::Switch> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -7908,7 +20608,7 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SwitchPort> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPort> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8151,13 +20851,13 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseGroupedSwitch> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, GroupedSwitch> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8171,14 +20871,16 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<QueryResponseGroupedSwitch, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<QueryResponseGroupedSwitch>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8749,14 +21451,16 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ImportSwitchResultView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ImportSwitchResultView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8820,14 +21524,16 @@ impl<'a> DeleteVenueStack<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8900,14 +21606,16 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8923,31 +21631,9 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ru
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_venue_switch_firmware_schedule`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueSwitchFirmwareScheduleVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8969,8 +21655,87 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self.req.query("manualOverride", &manual_override);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_firmware_schedule_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switchFirmwares/schedules",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_venue_switch_firmware_schedule_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchFirmwareScheduleV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::create_venue_switch_firmware_schedule_v1` (Create venue switch firmware schedule (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchFirmwareScheduleV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Whether the schedule overrides one set before; false when omitted.
+    ///
+    /// query parameter `manualOverride`; `boolean`; default: false.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    pub fn manual_override(mut self, manual_override: bool) -> Self {
+        self.req.query("manualOverride", &manual_override);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateVenueSwitchFirmwareScheduleVersion) -> Self {
+    pub fn version(
+        mut self,
+        version: CreateVenueSwitchFirmwareScheduleV1Version,
+    ) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -8985,14 +21750,16 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9059,14 +21826,16 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9082,31 +21851,9 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_switch_firmware_versions`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListSwitchFirmwareVersionsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::list_switch_firmware_versions` (List switch firmware versions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9120,8 +21867,76 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<SwitchVersionView>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<SwitchVersionView>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_firmware_versions_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchFirmwares/versions/{versionType}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_switch_firmware_versions_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListSwitchFirmwareVersionsV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::list_switch_firmware_versions_v1` (List switch firmware versions (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchFirmwareVersionsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchFirmwareVersionsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListSwitchFirmwareVersionsVersion) -> Self {
+    pub fn version(mut self, version: ListSwitchFirmwareVersionsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -9136,14 +21951,14 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<SwitchVersion>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<SwitchVersion>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9159,31 +21974,9 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ru
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_switch_firmware_current_versions`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListSwitchFirmwareCurrentVersionsVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::list_switch_firmware_current_versions` (List current switch firmware versions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9197,8 +21990,79 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<VenueCurrentVersionView, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<VenueCurrentVersionView>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_firmware_current_versions_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchFirmwares/currentVersions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_switch_firmware_current_versions_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListSwitchFirmwareCurrentVersionsV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::list_switch_firmware_current_versions_v1` (List current switch firmware versions (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListSwitchFirmwareCurrentVersionsVersion) -> Self {
+    pub fn version(
+        mut self,
+        version: ListSwitchFirmwareCurrentVersionsV1Version,
+    ) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -9213,14 +22077,14 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VenueCurrentVersion, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueCurrentVersion>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9236,31 +22100,9 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_o
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `query_switch_firmware_schedules`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchFirmwareSchedulesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::query_switch_firmware_schedules` (Query switch firmware schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9274,8 +22116,76 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_firmware_schedules_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchFirmwares/schedules/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_switch_firmware_schedules_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySwitchFirmwareSchedulesV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::query_switch_firmware_schedules_v1` (Query switch firmware schedules (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchFirmwareSchedulesV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: QuerySwitchFirmwareSchedulesVersion) -> Self {
+    pub fn version(mut self, version: QuerySwitchFirmwareSchedulesV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -9315,31 +22225,9 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = 
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `query_switch_firmware_schedule_switches`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchFirmwareScheduleSwitchesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9353,10 +22241,78 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_firmware_schedule_switches_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchFirmwares/schedules/switches/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_switch_firmware_schedule_switches_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySwitchFirmwareScheduleSwitchesV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::query_switch_firmware_schedule_switches_v1` (Query switches of firmware schedules (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: QuerySwitchFirmwareScheduleSwitchesVersion,
+        version: QuerySwitchFirmwareScheduleSwitchesV1Version,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -9471,31 +22427,9 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_venue_aaa_server`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueAaaServerVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::create_venue_aaa_server` (Create venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9509,8 +22443,74 @@ impl<'a> CreateVenueAaaServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_aaa_server_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/aaaServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_venue_aaa_server_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueAaaServerV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::create_venue_aaa_server_v1` (Create venue AAA server (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueAaaServerV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueAaaServerV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateVenueAaaServerVersion) -> Self {
+    pub fn version(mut self, version: CreateVenueAaaServerV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -9664,16 +22664,13 @@ impl<'a> GetVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<AaaServerView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<AaaServerView>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -9687,31 +22684,9 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_venue_aaa_server`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateVenueAaaServerVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `SwitchesClient::update_venue_aaa_server` (Update venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9725,8 +22700,74 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<AaaServerResponse, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<AaaServerResponse>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_aaa_server_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_venue_aaa_server_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueAaaServerV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchesClient::update_venue_aaa_server_v1` (Update venue AAA server (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueAaaServerV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueAaaServerV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateVenueAaaServerVersion) -> Self {
+    pub fn version(mut self, version: UpdateVenueAaaServerV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -9741,14 +22782,16 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AaaServerV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::AaaServerV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9812,14 +22855,16 @@ impl<'a> DeleteVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9883,14 +22928,16 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

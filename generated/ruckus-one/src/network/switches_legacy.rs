@@ -2135,16 +2135,14 @@ impl<'a> GetSwitchLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::switches::Switch, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<super::common::Switch, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::switches::Switch>,
+        ruckus_one_runtime::Response<super::common::Switch>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5500,7 +5498,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::switches::SwitchPort> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPort> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

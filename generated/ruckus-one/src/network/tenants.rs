@@ -95,6 +95,45 @@ pub struct AdminQueryRequest {
     /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
     #[serde(rename = "mspEcTenantIds", default, skip_serializing_if = "Option::is_none")]
     pub msp_ec_tenant_ids: Option<Vec<String>>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `sortField`
+    ///
+    /// Wire name `sortField`; `AdminQueryRequestSortField`; optional.
+    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
+    pub sort_field: Option<AdminQueryRequestSortField>,
+    /// `sortOrder`
+    ///
+    /// Wire name `sortOrder`; `AdminQueryRequestSortOrder`; optional.
+    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<AdminQueryRequestSortOrder>,
+    /// `searchTargetFields`
+    ///
+    /// Wire name `searchTargetFields`; `array<AdminQueryRequestSearchTargetFields>`; optional.
+    #[serde(
+        rename = "searchTargetFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
+    /// `searchString`
+    ///
+    /// Wire name `searchString`; `string`; optional.
+    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
+    pub search_string: Option<String>,
+    /// `filters`
+    ///
+    /// Wire name `filters`; `map<json>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -104,12 +143,66 @@ impl AdminQueryRequest {
     pub fn new() -> Self {
         Self {
             msp_ec_tenant_ids: None,
+            page: None,
+            page_size: None,
+            sort_field: None,
+            sort_order: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `mspEcTenantIds`.
     pub fn with_msp_ec_tenant_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.msp_ec_tenant_ids = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(
+        mut self,
+        value: impl Into<AdminQueryRequestSortField>,
+    ) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(
+        mut self,
+        value: impl Into<Vec<AdminQueryRequestSearchTargetFields>>,
+    ) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, serde_json::Value>>,
+    ) -> Self {
+        self.filters = Some(value.into());
         self
     }
 }
@@ -124,31 +217,37 @@ pub struct TenantManagementPage {
     /// The rows of this page; their shape depends on the query.
     ///
     /// Wire name `content`; `array<json>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of rows over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page.
     ///
     /// Wire name `number`; `integer`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of rows on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -158,18 +257,33 @@ pub struct TenantManagementPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no rows.
     ///
     /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `TenantPageableObject`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pageable: Option<TenantPageableObject>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `TenantSortObject`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<TenantSortObject>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -187,6 +301,8 @@ impl TenantManagementPage {
             first: None,
             last: None,
             empty: None,
+            pageable: None,
+            sort: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -233,6 +349,16 @@ impl TenantManagementPage {
     /// Sets `empty`.
     pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
         self.empty = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<TenantPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<TenantSortObject>) -> Self {
+        self.sort = Some(value.into());
         self
     }
 }
@@ -480,6 +606,8204 @@ impl MspLegacyBody {
         self
     }
 }
+/// Account, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Account).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Account {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `streetAddress`
+    ///
+    /// Wire name `streetAddress`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "streetAddress", default, skip_serializing_if = "Option::is_none")]
+    pub street_address: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `postalCode`
+    ///
+    /// Wire name `postalCode`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "postalCode", default, skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `faxNumber`
+    ///
+    /// Wire name `faxNumber`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "faxNumber", default, skip_serializing_if = "Option::is_none")]
+    pub fax_number: Option<String>,
+    /// `city`
+    ///
+    /// Wire name `city`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `mappingURL`
+    ///
+    /// Wire name `mappingURL`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "mappingURL", default, skip_serializing_if = "Option::is_none")]
+    pub mapping_url: Option<String>,
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `number`; optional; format: double.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<f64>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `number`; optional; format: double.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<f64>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Account {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            street_address: None,
+            state: None,
+            country: None,
+            postal_code: None,
+            phone_number: None,
+            fax_number: None,
+            city: None,
+            type_: None,
+            mapping_url: None,
+            latitude: None,
+            longitude: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `streetAddress`.
+    pub fn with_street_address(mut self, value: impl Into<String>) -> Self {
+        self.street_address = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `postalCode`.
+    pub fn with_postal_code(mut self, value: impl Into<String>) -> Self {
+        self.postal_code = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `faxNumber`.
+    pub fn with_fax_number(mut self, value: impl Into<String>) -> Self {
+        self.fax_number = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `mappingURL`.
+    pub fn with_mapping_url(mut self, value: impl Into<String>) -> Self {
+        self.mapping_url = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<f64>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<f64>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Add msp ec request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AddMspEcRequest {
+    /// `account_id`
+    ///
+    /// Wire name `account_id`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `street_address`
+    ///
+    /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub street_address: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `postal_code`
+    ///
+    /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+    /// `phone_number`
+    ///
+    /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `fax_number`
+    ///
+    /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fax_number: Option<String>,
+    /// `city`
+    ///
+    /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// `mapping_url`
+    ///
+    /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping_url: Option<String>,
+    /// `service_effective_date`
+    ///
+    /// Wire name `service_effective_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_effective_date: Option<String>,
+    /// `service_expiration_date`
+    ///
+    /// Wire name `service_expiration_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_expiration_date: Option<String>,
+    /// `admin_email`
+    ///
+    /// Wire name `admin_email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_email: Option<String>,
+    /// `admin_firstname`
+    ///
+    /// Wire name `admin_firstname`; `string`; optional; may be null; max_length: 64; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_firstname: Option<String>,
+    /// `admin_lastname`
+    ///
+    /// Wire name `admin_lastname`; `string`; optional; may be null; max_length: 64; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_lastname: Option<String>,
+    /// `admin_role`
+    ///
+    /// Wire name `admin_role`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_role: Option<String>,
+    /// `tenant_type`
+    ///
+    /// Wire name `tenant_type`; `string`; optional; max_length: 25; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_type: Option<String>,
+    /// `licenses`
+    ///
+    /// Wire name `licenses`; `License`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licenses: Option<License>,
+    /// `delegations`
+    ///
+    /// Wire name `delegations`; `array<EcDelegation>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegations: Option<Vec<EcDelegation>>,
+    /// `admin_delegations`
+    ///
+    /// Wire name `admin_delegations`; `array<MspAdminRole>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_delegations: Option<Vec<MspAdminRole>>,
+    /// `tier`
+    ///
+    /// Wire name `tier`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// `privilege_group_ids`
+    ///
+    /// Wire name `privilege_group_ids`; `array<string>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub privilege_group_ids: Option<Vec<String>>,
+    /// `privacyFeatures`
+    ///
+    /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(
+        rename = "privacyFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
+    /// `propertyCode`
+    ///
+    /// Wire name `propertyCode`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
+    #[serde(rename = "propertyCode", default, skip_serializing_if = "Option::is_none")]
+    pub property_code: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AddMspEcRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            account_id: None,
+            name: None,
+            street_address: None,
+            state: None,
+            country: None,
+            postal_code: None,
+            phone_number: None,
+            fax_number: None,
+            city: None,
+            mapping_url: None,
+            service_effective_date: None,
+            service_expiration_date: None,
+            admin_email: None,
+            admin_firstname: None,
+            admin_lastname: None,
+            admin_role: None,
+            tenant_type: None,
+            licenses: None,
+            delegations: None,
+            admin_delegations: None,
+            tier: None,
+            privilege_group_ids: None,
+            privacy_features: None,
+            property_code: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `account_id`.
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `street_address`.
+    pub fn with_street_address(mut self, value: impl Into<String>) -> Self {
+        self.street_address = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `postal_code`.
+    pub fn with_postal_code(mut self, value: impl Into<String>) -> Self {
+        self.postal_code = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `fax_number`.
+    pub fn with_fax_number(mut self, value: impl Into<String>) -> Self {
+        self.fax_number = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `mapping_url`.
+    pub fn with_mapping_url(mut self, value: impl Into<String>) -> Self {
+        self.mapping_url = Some(value.into());
+        self
+    }
+    /// Sets `service_effective_date`.
+    pub fn with_service_effective_date(mut self, value: impl Into<String>) -> Self {
+        self.service_effective_date = Some(value.into());
+        self
+    }
+    /// Sets `service_expiration_date`.
+    pub fn with_service_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.service_expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `admin_email`.
+    pub fn with_admin_email(mut self, value: impl Into<String>) -> Self {
+        self.admin_email = Some(value.into());
+        self
+    }
+    /// Sets `admin_firstname`.
+    pub fn with_admin_firstname(mut self, value: impl Into<String>) -> Self {
+        self.admin_firstname = Some(value.into());
+        self
+    }
+    /// Sets `admin_lastname`.
+    pub fn with_admin_lastname(mut self, value: impl Into<String>) -> Self {
+        self.admin_lastname = Some(value.into());
+        self
+    }
+    /// Sets `admin_role`.
+    pub fn with_admin_role(mut self, value: impl Into<String>) -> Self {
+        self.admin_role = Some(value.into());
+        self
+    }
+    /// Sets `tenant_type`.
+    pub fn with_tenant_type(mut self, value: impl Into<String>) -> Self {
+        self.tenant_type = Some(value.into());
+        self
+    }
+    /// Sets `licenses`.
+    pub fn with_licenses(mut self, value: impl Into<License>) -> Self {
+        self.licenses = Some(value.into());
+        self
+    }
+    /// Sets `delegations`.
+    pub fn with_delegations(mut self, value: impl Into<Vec<EcDelegation>>) -> Self {
+        self.delegations = Some(value.into());
+        self
+    }
+    /// Sets `admin_delegations`.
+    pub fn with_admin_delegations(
+        mut self,
+        value: impl Into<Vec<MspAdminRole>>,
+    ) -> Self {
+        self.admin_delegations = Some(value.into());
+        self
+    }
+    /// Sets `tier`.
+    pub fn with_tier(mut self, value: impl Into<String>) -> Self {
+        self.tier = Some(value.into());
+        self
+    }
+    /// Sets `privilege_group_ids`.
+    pub fn with_privilege_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.privilege_group_ids = Some(value.into());
+        self
+    }
+    /// Sets `privacyFeatures`.
+    pub fn with_privacy_features(
+        mut self,
+        value: impl Into<Vec<PrivacyFeatureRequest>>,
+    ) -> Self {
+        self.privacy_features = Some(value.into());
+        self
+    }
+    /// Sets `propertyCode`.
+    pub fn with_property_code(mut self, value: impl Into<String>) -> Self {
+        self.property_code = Some(value.into());
+        self
+    }
+}
+/// Add tenant request holder, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AddTenantRequestHolder).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AddTenantRequestHolder {
+    /// `data`
+    ///
+    /// Wire name `data`; `array<AddMspEcRequest>`; optional; max_items: 100; min_items: 1.
+    /// Provenance: reference (msp_services-0.3.3.yaml AddTenantRequestHolder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<AddMspEcRequest>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AddTenantRequestHolder {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<AddMspEcRequest>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// Admin, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Admin {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `detailLevel`
+    ///
+    /// Wire name `detailLevel`; `AdminDetailLevel`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
+    pub detail_level: Option<AdminDetailLevel>,
+    /// `externalId`
+    ///
+    /// Wire name `externalId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// `adminRoles`
+    ///
+    /// Wire name `adminRoles`; `array<AdminRole>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "adminRoles", default, skip_serializing_if = "Option::is_none")]
+    pub admin_roles: Option<Vec<AdminRole>>,
+    /// `adminAppSettings`
+    ///
+    /// Wire name `adminAppSettings`; `array<AdminAppSettings>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(
+        rename = "adminAppSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub admin_app_settings: Option<Vec<AdminAppSettings>>,
+    /// `dateFormat`
+    ///
+    /// Wire name `dateFormat`; `AdminDateFormat`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "dateFormat", default, skip_serializing_if = "Option::is_none")]
+    pub date_format: Option<AdminDateFormat>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `authentication`
+    ///
+    /// Wire name `authentication`; `Authentication`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authentication: Option<Authentication>,
+    /// `firstName`
+    ///
+    /// Wire name `firstName`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    /// `lastName`
+    ///
+    /// Wire name `lastName`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `local`
+    ///
+    /// Wire name `local`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local: Option<bool>,
+    /// `defaultTenant`
+    ///
+    /// Wire name `defaultTenant`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "defaultTenant", default, skip_serializing_if = "Option::is_none")]
+    pub default_tenant: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Admin {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            detail_level: None,
+            external_id: None,
+            admin_roles: None,
+            admin_app_settings: None,
+            date_format: None,
+            username: None,
+            authentication: None,
+            first_name: None,
+            last_name: None,
+            phone_number: None,
+            local: None,
+            default_tenant: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `detailLevel`.
+    pub fn with_detail_level(mut self, value: impl Into<AdminDetailLevel>) -> Self {
+        self.detail_level = Some(value.into());
+        self
+    }
+    /// Sets `externalId`.
+    pub fn with_external_id(mut self, value: impl Into<String>) -> Self {
+        self.external_id = Some(value.into());
+        self
+    }
+    /// Sets `adminRoles`.
+    pub fn with_admin_roles(mut self, value: impl Into<Vec<AdminRole>>) -> Self {
+        self.admin_roles = Some(value.into());
+        self
+    }
+    /// Sets `adminAppSettings`.
+    pub fn with_admin_app_settings(
+        mut self,
+        value: impl Into<Vec<AdminAppSettings>>,
+    ) -> Self {
+        self.admin_app_settings = Some(value.into());
+        self
+    }
+    /// Sets `dateFormat`.
+    pub fn with_date_format(mut self, value: impl Into<AdminDateFormat>) -> Self {
+        self.date_format = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `authentication`.
+    pub fn with_authentication(mut self, value: impl Into<Authentication>) -> Self {
+        self.authentication = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `local`.
+    pub fn with_local(mut self, value: impl Into<bool>) -> Self {
+        self.local = Some(value.into());
+        self
+    }
+    /// Sets `defaultTenant`.
+    pub fn with_default_tenant(mut self, value: impl Into<String>) -> Self {
+        self.default_tenant = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Admin app settings, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AdminAppSettings {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `appType`
+    ///
+    /// Wire name `appType`; `AdminAppSettingsAppType`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    #[serde(rename = "appType")]
+    pub app_type: AdminAppSettingsAppType,
+    /// `productType`
+    ///
+    /// Wire name `productType`; `AdminAppSettingsProductType`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    #[serde(rename = "productType")]
+    pub product_type: AdminAppSettingsProductType,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    pub value: String,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AdminAppSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        app_type: AdminAppSettingsAppType,
+        product_type: AdminAppSettingsProductType,
+        value: String,
+    ) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            app_type,
+            product_type,
+            value,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Admin app settings app type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminAppSettingsAppType {
+    /// `UI`
+    Ui,
+    /// `MA`
+    Ma,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminAppSettingsAppType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ui => "UI",
+            Self::Ma => "MA",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminAppSettingsAppType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UI" => Self::Ui,
+            "MA" => Self::Ma,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminAppSettingsAppType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminAppSettingsAppType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminAppSettingsAppType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin app settings product type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminAppSettingsProductType {
+    /// `WIFI`
+    Wifi,
+    /// `SWITCH`
+    Switch,
+    /// `LTE`
+    Lte,
+    /// `COMMON`
+    Common,
+    /// `USER_PROFILE`
+    UserProfile,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminAppSettingsProductType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wifi => "WIFI",
+            Self::Switch => "SWITCH",
+            Self::Lte => "LTE",
+            Self::Common => "COMMON",
+            Self::UserProfile => "USER_PROFILE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminAppSettingsProductType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WIFI" => Self::Wifi,
+            "SWITCH" => Self::Switch,
+            "LTE" => Self::Lte,
+            "COMMON" => Self::Common,
+            "USER_PROFILE" => Self::UserProfile,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminAppSettingsProductType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminAppSettingsProductType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminAppSettingsProductType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin date format: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Admin (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminDateFormat {
+    /// `mm/dd/yyyy`
+    MmDdYyyy,
+    /// `dd/mm/yyyy`
+    DdMmYyyy,
+    /// `yyyy/mm/dd`
+    YyyyMmDd,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminDateFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MmDdYyyy => "mm/dd/yyyy",
+            Self::DdMmYyyy => "dd/mm/yyyy",
+            Self::YyyyMmDd => "yyyy/mm/dd",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminDateFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "mm/dd/yyyy" => Self::MmDdYyyy,
+            "dd/mm/yyyy" => Self::DdMmYyyy,
+            "yyyy/mm/dd" => Self::YyyyMmDd,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminDateFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminDateFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminDateFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin detail level: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Admin (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminDetailLevel {
+    /// `ba`
+    Ba,
+    /// `it`
+    It,
+    /// `su`
+    Su,
+    /// `debug`
+    Debug,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminDetailLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ba => "ba",
+            Self::It => "it",
+            Self::Su => "su",
+            Self::Debug => "debug",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminDetailLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ba" => Self::Ba,
+            "it" => Self::It,
+            "su" => Self::Su,
+            "debug" => Self::Debug,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminDetailLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminDetailLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminDetailLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin query request search target fields: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminQueryRequestSearchTargetFields {
+    /// `name`
+    Name,
+    /// `username`
+    Username,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminQueryRequestSearchTargetFields {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Name => "name",
+            Self::Username => "username",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminQueryRequestSearchTargetFields {
+    fn from(s: &str) -> Self {
+        match s {
+            "name" => Self::Name,
+            "username" => Self::Username,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminQueryRequestSearchTargetFields {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminQueryRequestSearchTargetFields {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminQueryRequestSearchTargetFields {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin query request sort field: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminQueryRequestSortField {
+    /// `name`
+    Name,
+    /// `username`
+    Username,
+    /// `role`
+    Role,
+    /// `authenticationType`
+    AuthenticationType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminQueryRequestSortField {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Name => "name",
+            Self::Username => "username",
+            Self::Role => "role",
+            Self::AuthenticationType => "authenticationType",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminQueryRequestSortField {
+    fn from(s: &str) -> Self {
+        match s {
+            "name" => Self::Name,
+            "username" => Self::Username,
+            "role" => Self::Role,
+            "authenticationType" => Self::AuthenticationType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminQueryRequestSortField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminQueryRequestSortField {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortField {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin query request sort order: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminQueryRequestSortOrder {
+    /// `ASC`
+    Asc,
+    /// `DESC`
+    Desc,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminQueryRequestSortOrder {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Asc => "ASC",
+            Self::Desc => "DESC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminQueryRequestSortOrder {
+    fn from(s: &str) -> Self {
+        match s {
+            "ASC" => Self::Asc,
+            "DESC" => Self::Desc,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminQueryRequestSortOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminQueryRequestSortOrder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin role, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AdminRole {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `role`
+    ///
+    /// Wire name `role`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// `delegated`
+    ///
+    /// Wire name `delegated`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegated: Option<String>,
+    /// `delegatedRoleType`
+    ///
+    /// Wire name `delegatedRoleType`; `AdminRoleDelegatedRoleType`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(
+        rename = "delegatedRoleType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delegated_role_type: Option<AdminRoleDelegatedRoleType>,
+    /// `privilegeGroup`
+    ///
+    /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
+    pub privilege_group: Option<PrivilegeGroup>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AdminRole {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            role: None,
+            delegated: None,
+            delegated_role_type: None,
+            privilege_group: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<String>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `delegated`.
+    pub fn with_delegated(mut self, value: impl Into<String>) -> Self {
+        self.delegated = Some(value.into());
+        self
+    }
+    /// Sets `delegatedRoleType`.
+    pub fn with_delegated_role_type(
+        mut self,
+        value: impl Into<AdminRoleDelegatedRoleType>,
+    ) -> Self {
+        self.delegated_role_type = Some(value.into());
+        self
+    }
+    /// Sets `privilegeGroup`.
+    pub fn with_privilege_group(mut self, value: impl Into<PrivilegeGroup>) -> Self {
+        self.privilege_group = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Admin role delegated role type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminRole (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminRoleDelegatedRoleType {
+    /// `RKS_EC`
+    RksEc,
+    /// `MSP_EC`
+    MspEc,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminRoleDelegatedRoleType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::RksEc => "RKS_EC",
+            Self::MspEc => "MSP_EC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminRoleDelegatedRoleType {
+    fn from(s: &str) -> Self {
+        match s {
+            "RKS_EC" => Self::RksEc,
+            "MSP_EC" => Self::MspEc,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminRoleDelegatedRoleType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminRoleDelegatedRoleType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminRoleDelegatedRoleType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Admin view, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AdminView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `externalId`
+    ///
+    /// Wire name `externalId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    pub email: String,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `lastName`
+    ///
+    /// Wire name `lastName`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `role`
+    ///
+    /// Wire name `role`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    pub role: String,
+    /// `delegateToAllECs`
+    ///
+    /// Wire name `delegateToAllECs`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(
+        rename = "delegateToAllECs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delegate_to_all_e_cs: Option<bool>,
+    /// `delegatedECs`
+    ///
+    /// Wire name `delegatedECs`; `array<string>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(rename = "delegatedECs", default, skip_serializing_if = "Option::is_none")]
+    pub delegated_e_cs: Option<Vec<String>>,
+    /// `detailLevel`
+    ///
+    /// Wire name `detailLevel`; `AdminViewDetailLevel`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
+    pub detail_level: Option<AdminViewDetailLevel>,
+    /// `authenticationId`
+    ///
+    /// Wire name `authenticationId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
+    #[serde(
+        rename = "authenticationId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AdminView {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(email: String, role: String) -> Self {
+        Self {
+            id: None,
+            external_id: None,
+            email,
+            name: None,
+            last_name: None,
+            phone_number: None,
+            role,
+            delegate_to_all_e_cs: None,
+            delegated_e_cs: None,
+            detail_level: None,
+            authentication_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `externalId`.
+    pub fn with_external_id(mut self, value: impl Into<String>) -> Self {
+        self.external_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `delegateToAllECs`.
+    pub fn with_delegate_to_all_e_cs(mut self, value: impl Into<bool>) -> Self {
+        self.delegate_to_all_e_cs = Some(value.into());
+        self
+    }
+    /// Sets `delegatedECs`.
+    pub fn with_delegated_e_cs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.delegated_e_cs = Some(value.into());
+        self
+    }
+    /// Sets `detailLevel`.
+    pub fn with_detail_level(mut self, value: impl Into<AdminViewDetailLevel>) -> Self {
+        self.detail_level = Some(value.into());
+        self
+    }
+    /// Sets `authenticationId`.
+    pub fn with_authentication_id(mut self, value: impl Into<String>) -> Self {
+        self.authentication_id = Some(value.into());
+        self
+    }
+}
+/// Admin view detail level: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AdminView (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminViewDetailLevel {
+    /// `ba`
+    Ba,
+    /// `it`
+    It,
+    /// `su`
+    Su,
+    /// `debug`
+    Debug,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminViewDetailLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ba => "ba",
+            Self::It => "it",
+            Self::Su => "su",
+            Self::Debug => "debug",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminViewDetailLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ba" => Self::Ba,
+            "it" => Self::It,
+            "su" => Self::Su,
+            "debug" => Self::Debug,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminViewDetailLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminViewDetailLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminViewDetailLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Assign delegated request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignDelegatedRequest {
+    /// `delegation_id`
+    ///
+    /// Wire name `delegation_id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegation_id: Option<String>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
+    pub delegation_type: String,
+    /// `mspec_id`
+    ///
+    /// Wire name `mspec_id`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
+    pub mspec_id: String,
+    /// `number_of_days`
+    ///
+    /// Wire name `number_of_days`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_of_days: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignDelegatedRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(delegation_type: String, mspec_id: String) -> Self {
+        Self {
+            delegation_id: None,
+            delegation_type,
+            mspec_id,
+            number_of_days: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `delegation_id`.
+    pub fn with_delegation_id(mut self, value: impl Into<String>) -> Self {
+        self.delegation_id = Some(value.into());
+        self
+    }
+    /// Sets `number_of_days`.
+    pub fn with_number_of_days(mut self, value: impl Into<String>) -> Self {
+        self.number_of_days = Some(value.into());
+        self
+    }
+}
+/// Assign msp ec list request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignMspEcListRequest {
+    /// `mspec_list`
+    ///
+    /// Wire name `mspec_list`; `array<string>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mspec_list: Option<Vec<String>>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
+    pub delegation_type: String,
+    /// `number_of_days`
+    ///
+    /// Wire name `number_of_days`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_of_days: Option<String>,
+    /// `isManageAllEcs`
+    ///
+    /// Wire name `isManageAllEcs`; `boolean`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
+    #[serde(rename = "isManageAllEcs", default, skip_serializing_if = "Option::is_none")]
+    pub is_manage_all_ecs: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignMspEcListRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(delegation_type: String) -> Self {
+        Self {
+            mspec_list: None,
+            delegation_type,
+            number_of_days: None,
+            is_manage_all_ecs: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspec_list`.
+    pub fn with_mspec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mspec_list = Some(value.into());
+        self
+    }
+    /// Sets `number_of_days`.
+    pub fn with_number_of_days(mut self, value: impl Into<String>) -> Self {
+        self.number_of_days = Some(value.into());
+        self
+    }
+    /// Sets `isManageAllEcs`.
+    pub fn with_is_manage_all_ecs(mut self, value: impl Into<bool>) -> Self {
+        self.is_manage_all_ecs = Some(value.into());
+        self
+    }
+}
+/// Assign msp ec to multiple tech partners, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcToMultipleTechPartners).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignMspEcToMultipleTechPartners {
+    /// `AssignDelegatedRequest`
+    ///
+    /// Wire name `AssignDelegatedRequest`; `array<AssignDelegatedRequest>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcToMultipleTechPartners).
+    #[serde(
+        rename = "AssignDelegatedRequest",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub assign_delegated_request: Option<Vec<AssignDelegatedRequest>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignMspEcToMultipleTechPartners {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            assign_delegated_request: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `AssignDelegatedRequest`.
+    pub fn with_assign_delegated_request(
+        mut self,
+        value: impl Into<Vec<AssignDelegatedRequest>>,
+    ) -> Self {
+        self.assign_delegated_request = Some(value.into());
+        self
+    }
+}
+/// Assigned msp admins request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignedMspAdminsRequest {
+    /// `mspec_list`
+    ///
+    /// Wire name `mspec_list`; `array<MspAdminRole>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mspec_list: Option<Vec<MspAdminRole>>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
+    pub delegation_type: String,
+    /// `privilege_group_ids`
+    ///
+    /// Wire name `privilege_group_ids`; `array<string>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub privilege_group_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignedMspAdminsRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(delegation_type: String) -> Self {
+        Self {
+            mspec_list: None,
+            delegation_type,
+            privilege_group_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspec_list`.
+    pub fn with_mspec_list(mut self, value: impl Into<Vec<MspAdminRole>>) -> Self {
+        self.mspec_list = Some(value.into());
+        self
+    }
+    /// Sets `privilege_group_ids`.
+    pub fn with_privilege_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.privilege_group_ids = Some(value.into());
+        self
+    }
+}
+/// Assignment request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AssignmentRequest {
+    /// `assignmentId`
+    ///
+    /// Wire name `assignmentId`; `integer`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(rename = "assignmentId", default, skip_serializing_if = "Option::is_none")]
+    pub assignment_id: Option<i64>,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `integer`; optional; minimum: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<i64>,
+    /// `isTrial`
+    ///
+    /// Wire name `isTrial`; `boolean`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(rename = "isTrial", default, skip_serializing_if = "Option::is_none")]
+    pub is_trial: Option<bool>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<String>,
+    /// `deviceSubType`
+    ///
+    /// Wire name `deviceSubType`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
+    pub device_sub_type: Option<String>,
+    /// `action`
+    ///
+    /// Wire name `action`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// `licenseType`
+    ///
+    /// Wire name `licenseType`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
+    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AssignmentRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            assignment_id: None,
+            quantity: None,
+            is_trial: None,
+            device_type: None,
+            device_sub_type: None,
+            action: None,
+            license_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `assignmentId`.
+    pub fn with_assignment_id(mut self, value: impl Into<i64>) -> Self {
+        self.assignment_id = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `isTrial`.
+    pub fn with_is_trial(mut self, value: impl Into<bool>) -> Self {
+        self.is_trial = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<String>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `deviceSubType`.
+    pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<String>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(mut self, value: impl Into<String>) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+}
+/// Auth domain, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AuthDomain {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `domain`
+    ///
+    /// Wire name `domain`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// `parentTenantId`
+    ///
+    /// Wire name `parentTenantId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(rename = "parentTenantId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_tenant_id: Option<String>,
+    /// `authentication`
+    ///
+    /// Wire name `authentication`; `Authentication`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authentication: Option<Authentication>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AuthDomain {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            domain: None,
+            parent_tenant_id: None,
+            authentication: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `domain`.
+    pub fn with_domain(mut self, value: impl Into<String>) -> Self {
+        self.domain = Some(value.into());
+        self
+    }
+    /// Sets `parentTenantId`.
+    pub fn with_parent_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `authentication`.
+    pub fn with_authentication(mut self, value: impl Into<Authentication>) -> Self {
+        self.authentication = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Auth scope, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AuthScope {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `authentication`
+    ///
+    /// Wire name `authentication`; `Authentication`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authentication: Option<Authentication>,
+    /// `privilegeGroup`
+    ///
+    /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+    #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
+    pub privilege_group: Option<PrivilegeGroup>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AuthScope {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            authentication: None,
+            privilege_group: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `authentication`.
+    pub fn with_authentication(mut self, value: impl Into<Authentication>) -> Self {
+        self.authentication = Some(value.into());
+        self
+    }
+    /// Sets `privilegeGroup`.
+    pub fn with_privilege_group(mut self, value: impl Into<PrivilegeGroup>) -> Self {
+        self.privilege_group = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Authentication, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Authentication {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `clientID`
+    ///
+    /// Wire name `clientID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "clientID", default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// `clientSecret`
+    ///
+    /// Wire name `clientSecret`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "clientSecret", default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<ruckus_one_runtime::Secret>,
+    /// `scopes`
+    ///
+    /// Wire name `scopes`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<String>,
+    /// `tokenURL`
+    ///
+    /// Wire name `tokenURL`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "tokenURL", default, skip_serializing_if = "Option::is_none")]
+    pub token_url: Option<String>,
+    /// `authorizationURL`
+    ///
+    /// Wire name `authorizationURL`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(
+        rename = "authorizationURL",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authorization_url: Option<String>,
+    /// `authenticationType`
+    ///
+    /// Wire name `authenticationType`; `AuthenticationAuthenticationType`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(
+        rename = "authenticationType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_type: Option<AuthenticationAuthenticationType>,
+    /// `samlFileURL`
+    ///
+    /// Wire name `samlFileURL`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "samlFileURL", default, skip_serializing_if = "Option::is_none")]
+    pub saml_file_url: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `samlFileType`
+    ///
+    /// Wire name `samlFileType`; `AuthenticationSamlFileType`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "samlFileType", default, skip_serializing_if = "Option::is_none")]
+    pub saml_file_type: Option<AuthenticationSamlFileType>,
+    /// `authDomains`
+    ///
+    /// Wire name `authDomains`; `array<AuthDomain>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "authDomains", default, skip_serializing_if = "Option::is_none")]
+    pub auth_domains: Option<Vec<AuthDomain>>,
+    /// `authScopes`
+    ///
+    /// Wire name `authScopes`; `array<AuthScope>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "authScopes", default, skip_serializing_if = "Option::is_none")]
+    pub auth_scopes: Option<Vec<AuthScope>>,
+    /// `clientIDStatus`
+    ///
+    /// Wire name `clientIDStatus`; `AuthenticationClientIdStatus`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "clientIDStatus", default, skip_serializing_if = "Option::is_none")]
+    pub client_id_status: Option<AuthenticationClientIdStatus>,
+    /// `accountBased`
+    ///
+    /// Wire name `accountBased`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "accountBased", default, skip_serializing_if = "Option::is_none")]
+    pub account_based: Option<bool>,
+    /// `samlSignatureEnabled`
+    ///
+    /// Wire name `samlSignatureEnabled`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(
+        rename = "samlSignatureEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub saml_signature_enabled: Option<bool>,
+    /// `samlEncryptionCertificateId`
+    ///
+    /// Wire name `samlEncryptionCertificateId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(
+        rename = "samlEncryptionCertificateId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub saml_encryption_certificate_id: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Authentication {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            client_id: None,
+            client_secret: None,
+            scopes: None,
+            token_url: None,
+            authorization_url: None,
+            authentication_type: None,
+            saml_file_url: None,
+            name: None,
+            saml_file_type: None,
+            auth_domains: None,
+            auth_scopes: None,
+            client_id_status: None,
+            account_based: None,
+            saml_signature_enabled: None,
+            saml_encryption_certificate_id: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `clientID`.
+    pub fn with_client_id(mut self, value: impl Into<String>) -> Self {
+        self.client_id = Some(value.into());
+        self
+    }
+    /// Sets `clientSecret`.
+    pub fn with_client_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.client_secret = Some(value.into());
+        self
+    }
+    /// Sets `scopes`.
+    pub fn with_scopes(mut self, value: impl Into<String>) -> Self {
+        self.scopes = Some(value.into());
+        self
+    }
+    /// Sets `tokenURL`.
+    pub fn with_token_url(mut self, value: impl Into<String>) -> Self {
+        self.token_url = Some(value.into());
+        self
+    }
+    /// Sets `authorizationURL`.
+    pub fn with_authorization_url(mut self, value: impl Into<String>) -> Self {
+        self.authorization_url = Some(value.into());
+        self
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(
+        mut self,
+        value: impl Into<AuthenticationAuthenticationType>,
+    ) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `samlFileURL`.
+    pub fn with_saml_file_url(mut self, value: impl Into<String>) -> Self {
+        self.saml_file_url = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `samlFileType`.
+    pub fn with_saml_file_type(
+        mut self,
+        value: impl Into<AuthenticationSamlFileType>,
+    ) -> Self {
+        self.saml_file_type = Some(value.into());
+        self
+    }
+    /// Sets `authDomains`.
+    pub fn with_auth_domains(mut self, value: impl Into<Vec<AuthDomain>>) -> Self {
+        self.auth_domains = Some(value.into());
+        self
+    }
+    /// Sets `authScopes`.
+    pub fn with_auth_scopes(mut self, value: impl Into<Vec<AuthScope>>) -> Self {
+        self.auth_scopes = Some(value.into());
+        self
+    }
+    /// Sets `clientIDStatus`.
+    pub fn with_client_id_status(
+        mut self,
+        value: impl Into<AuthenticationClientIdStatus>,
+    ) -> Self {
+        self.client_id_status = Some(value.into());
+        self
+    }
+    /// Sets `accountBased`.
+    pub fn with_account_based(mut self, value: impl Into<bool>) -> Self {
+        self.account_based = Some(value.into());
+        self
+    }
+    /// Sets `samlSignatureEnabled`.
+    pub fn with_saml_signature_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.saml_signature_enabled = Some(value.into());
+        self
+    }
+    /// Sets `samlEncryptionCertificateId`.
+    pub fn with_saml_encryption_certificate_id(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.saml_encryption_certificate_id = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Authentication authentication type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Authentication (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuthenticationAuthenticationType {
+    /// `IDM`
+    Idm,
+    /// `SAML`
+    Saml,
+    /// `OATH2_OIDC`
+    Oath2Oidc,
+    /// `OAUTH2_CLIENT_CREDENTIALS`
+    Oauth2ClientCredentials,
+    /// `LDAP`
+    Ldap,
+    /// `GOOGLE_WORKSPACE`
+    GoogleWorkspace,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AuthenticationAuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Idm => "IDM",
+            Self::Saml => "SAML",
+            Self::Oath2Oidc => "OATH2_OIDC",
+            Self::Oauth2ClientCredentials => "OAUTH2_CLIENT_CREDENTIALS",
+            Self::Ldap => "LDAP",
+            Self::GoogleWorkspace => "GOOGLE_WORKSPACE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AuthenticationAuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "IDM" => Self::Idm,
+            "SAML" => Self::Saml,
+            "OATH2_OIDC" => Self::Oath2Oidc,
+            "OAUTH2_CLIENT_CREDENTIALS" => Self::Oauth2ClientCredentials,
+            "LDAP" => Self::Ldap,
+            "GOOGLE_WORKSPACE" => Self::GoogleWorkspace,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AuthenticationAuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AuthenticationAuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthenticationAuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Authentication client id status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Authentication (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuthenticationClientIdStatus {
+    /// `ACTIVE`
+    Active,
+    /// `REVOKED`
+    Revoked,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AuthenticationClientIdStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "ACTIVE",
+            Self::Revoked => "REVOKED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AuthenticationClientIdStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACTIVE" => Self::Active,
+            "REVOKED" => Self::Revoked,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AuthenticationClientIdStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AuthenticationClientIdStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthenticationClientIdStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Authentication saml file type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Authentication (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuthenticationSamlFileType {
+    /// `DIRECT_URL`
+    DirectUrl,
+    /// `FILE`
+    File,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AuthenticationSamlFileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::DirectUrl => "DIRECT_URL",
+            Self::File => "FILE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AuthenticationSamlFileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DIRECT_URL" => Self::DirectUrl,
+            "FILE" => Self::File,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AuthenticationSamlFileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AuthenticationSamlFileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthenticationSamlFileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Auto schedule, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml AutoSchedule).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AutoSchedule {
+    /// `days`
+    ///
+    /// Wire name `days`; `array<string>`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml AutoSchedule).
+    pub days: Vec<String>,
+    /// `timeSlots`
+    ///
+    /// Wire name `timeSlots`; `array<string>`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml AutoSchedule).
+    #[serde(rename = "timeSlots")]
+    pub time_slots: Vec<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AutoSchedule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(days: Vec<String>, time_slots: Vec<String>) -> Self {
+        Self {
+            days,
+            time_slots,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Beta feature, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml BetaFeature).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct BetaFeature {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl BetaFeature {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
+/// Beta feature request, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct BetaFeatureRequest {
+    /// `betaFeatureIds`
+    ///
+    /// Wire name `betaFeatureIds`; `array<string>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureRequest).
+    #[serde(rename = "betaFeatureIds", default, skip_serializing_if = "Option::is_none")]
+    pub beta_feature_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl BetaFeatureRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            beta_feature_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `betaFeatureIds`.
+    pub fn with_beta_feature_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.beta_feature_ids = Some(value.into());
+        self
+    }
+}
+/// Beta feature response, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct BetaFeatureResponse {
+    /// `betaFeatures`
+    ///
+    /// Wire name `betaFeatures`; `array<BetaFeature>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
+    #[serde(rename = "betaFeatures", default, skip_serializing_if = "Option::is_none")]
+    pub beta_features: Option<Vec<BetaFeature>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `invalidFeatureIds`
+    ///
+    /// Wire name `invalidFeatureIds`; `array<string>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
+    #[serde(
+        rename = "invalidFeatureIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub invalid_feature_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl BetaFeatureResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            beta_features: None,
+            error_message: None,
+            invalid_feature_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `betaFeatures`.
+    pub fn with_beta_features(mut self, value: impl Into<Vec<BetaFeature>>) -> Self {
+        self.beta_features = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `invalidFeatureIds`.
+    pub fn with_invalid_feature_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.invalid_feature_ids = Some(value.into());
+        self
+    }
+}
+/// Custom role, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CustomRole {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `roleType`
+    ///
+    /// Wire name `roleType`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "roleType", default, skip_serializing_if = "Option::is_none")]
+    pub role_type: Option<String>,
+    /// `policyBased`
+    ///
+    /// Wire name `policyBased`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "policyBased", default, skip_serializing_if = "Option::is_none")]
+    pub policy_based: Option<bool>,
+    /// `frameworkRO`
+    ///
+    /// Wire name `frameworkRO`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "frameworkRO", default, skip_serializing_if = "Option::is_none")]
+    pub framework_ro: Option<bool>,
+    /// `tenant`
+    ///
+    /// Wire name `tenant`; `Tenant`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<Tenant>,
+    /// `scopes`
+    ///
+    /// Wire name `scopes`; `array<Scope>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<Vec<Scope>>,
+    /// `features`
+    ///
+    /// Wire name `features`; `array<Feature>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<Vec<Feature>>,
+    /// `preDefinedRole`
+    ///
+    /// Wire name `preDefinedRole`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "preDefinedRole", default, skip_serializing_if = "Option::is_none")]
+    pub pre_defined_role: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CustomRole {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            name: None,
+            description: None,
+            role_type: None,
+            policy_based: None,
+            framework_ro: None,
+            tenant: None,
+            scopes: None,
+            features: None,
+            pre_defined_role: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `roleType`.
+    pub fn with_role_type(mut self, value: impl Into<String>) -> Self {
+        self.role_type = Some(value.into());
+        self
+    }
+    /// Sets `policyBased`.
+    pub fn with_policy_based(mut self, value: impl Into<bool>) -> Self {
+        self.policy_based = Some(value.into());
+        self
+    }
+    /// Sets `frameworkRO`.
+    pub fn with_framework_ro(mut self, value: impl Into<bool>) -> Self {
+        self.framework_ro = Some(value.into());
+        self
+    }
+    /// Sets `tenant`.
+    pub fn with_tenant(mut self, value: impl Into<Tenant>) -> Self {
+        self.tenant = Some(value.into());
+        self
+    }
+    /// Sets `scopes`.
+    pub fn with_scopes(mut self, value: impl Into<Vec<Scope>>) -> Self {
+        self.scopes = Some(value.into());
+        self
+    }
+    /// Sets `features`.
+    pub fn with_features(mut self, value: impl Into<Vec<Feature>>) -> Self {
+        self.features = Some(value.into());
+        self
+    }
+    /// Sets `preDefinedRole`.
+    pub fn with_pre_defined_role(mut self, value: impl Into<String>) -> Self {
+        self.pre_defined_role = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Data request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DataRequest {
+    /// `mspEcList`
+    ///
+    /// Wire name `mspEcList`; `array<string>`; optional; max_items: 100; min_items: 1.
+    /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
+    #[serde(rename = "mspEcList", default, skip_serializing_if = "Option::is_none")]
+    pub msp_ec_list: Option<Vec<String>>,
+    /// `autoSchedule`
+    ///
+    /// Wire name `autoSchedule`; `AutoSchedule`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
+    #[serde(rename = "autoSchedule", default, skip_serializing_if = "Option::is_none")]
+    pub auto_schedule: Option<AutoSchedule>,
+    /// `manualSchedule`
+    ///
+    /// Wire name `manualSchedule`; `ManualSchedule`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
+    #[serde(rename = "manualSchedule", default, skip_serializing_if = "Option::is_none")]
+    pub manual_schedule: Option<ManualSchedule>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DataRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_ec_list: None,
+            auto_schedule: None,
+            manual_schedule: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspEcList`.
+    pub fn with_msp_ec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_ec_list = Some(value.into());
+        self
+    }
+    /// Sets `autoSchedule`.
+    pub fn with_auto_schedule(mut self, value: impl Into<AutoSchedule>) -> Self {
+        self.auto_schedule = Some(value.into());
+        self
+    }
+    /// Sets `manualSchedule`.
+    pub fn with_manual_schedule(mut self, value: impl Into<ManualSchedule>) -> Self {
+        self.manual_schedule = Some(value.into());
+        self
+    }
+}
+/// Delegation, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Delegation {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `delegatedTo`
+    ///
+    /// Wire name `delegatedTo`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "delegatedTo", default, skip_serializing_if = "Option::is_none")]
+    pub delegated_to: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `DelegationType`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<DelegationType>,
+    /// `status`
+    ///
+    /// Wire name `status`; `DelegationStatus`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<DelegationStatus>,
+    /// `delegatedBy`
+    ///
+    /// Wire name `delegatedBy`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "delegatedBy", default, skip_serializing_if = "Option::is_none")]
+    pub delegated_by: Option<String>,
+    /// `expiryDate`
+    ///
+    /// Wire name `expiryDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiry_date: Option<String>,
+    /// `delegatedToName`
+    ///
+    /// Wire name `delegatedToName`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(
+        rename = "delegatedToName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delegated_to_name: Option<String>,
+    /// `delegatedToAdmin`
+    ///
+    /// Wire name `delegatedToAdmin`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(
+        rename = "delegatedToAdmin",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delegated_to_admin: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `isValid`
+    ///
+    /// Wire name `isValid`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
+    #[serde(rename = "isValid", default, skip_serializing_if = "Option::is_none")]
+    pub is_valid: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Delegation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            delegated_to: None,
+            type_: None,
+            status: None,
+            delegated_by: None,
+            expiry_date: None,
+            delegated_to_name: None,
+            delegated_to_admin: None,
+            parent_id: None,
+            is_valid: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `delegatedTo`.
+    pub fn with_delegated_to(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<DelegationType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<DelegationStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `delegatedBy`.
+    pub fn with_delegated_by(mut self, value: impl Into<String>) -> Self {
+        self.delegated_by = Some(value.into());
+        self
+    }
+    /// Sets `expiryDate`.
+    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
+        self.expiry_date = Some(value.into());
+        self
+    }
+    /// Sets `delegatedToName`.
+    pub fn with_delegated_to_name(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to_name = Some(value.into());
+        self
+    }
+    /// Sets `delegatedToAdmin`.
+    pub fn with_delegated_to_admin(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to_admin = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `isValid`.
+    pub fn with_is_valid(mut self, value: impl Into<bool>) -> Self {
+        self.is_valid = Some(value.into());
+        self
+    }
+}
+/// Delegation status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Delegation (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DelegationStatus {
+    /// `INVITED`
+    Invited,
+    /// `ACCEPTED`
+    Accepted,
+    /// `REJECTED`
+    Rejected,
+    /// `REVOKED`
+    Revoked,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DelegationStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Invited => "INVITED",
+            Self::Accepted => "ACCEPTED",
+            Self::Rejected => "REJECTED",
+            Self::Revoked => "REVOKED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DelegationStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "INVITED" => Self::Invited,
+            "ACCEPTED" => Self::Accepted,
+            "REJECTED" => Self::Rejected,
+            "REVOKED" => Self::Revoked,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DelegationStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DelegationStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DelegationStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Delegation type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Delegation (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DelegationType {
+    /// `VAR`
+    Var,
+    /// `SUPPORT`
+    Support,
+    /// `MSP`
+    Msp,
+    /// `SUPPORT_EC`
+    SupportEc,
+    /// `MSP_INSTALLER`
+    MspInstaller,
+    /// `MSP_INTEGRATOR`
+    MspIntegrator,
+    /// `UNKNOWN`
+    Unknown2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DelegationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Var => "VAR",
+            Self::Support => "SUPPORT",
+            Self::Msp => "MSP",
+            Self::SupportEc => "SUPPORT_EC",
+            Self::MspInstaller => "MSP_INSTALLER",
+            Self::MspIntegrator => "MSP_INTEGRATOR",
+            Self::Unknown2 => "UNKNOWN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DelegationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VAR" => Self::Var,
+            "SUPPORT" => Self::Support,
+            "MSP" => Self::Msp,
+            "SUPPORT_EC" => Self::SupportEc,
+            "MSP_INSTALLER" => Self::MspInstaller,
+            "MSP_INTEGRATOR" => Self::MspIntegrator,
+            "UNKNOWN" => Self::Unknown2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DelegationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DelegationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DelegationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ec delegation, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EcDelegation {
+    /// `mspec_list`
+    ///
+    /// Wire name `mspec_list`; `array<string>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mspec_list: Option<Vec<String>>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
+    pub delegation_type: String,
+    /// `delegation_id`
+    ///
+    /// Wire name `delegation_id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegation_id: Option<String>,
+    /// `number_of_days`
+    ///
+    /// Wire name `number_of_days`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_of_days: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EcDelegation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(delegation_type: String) -> Self {
+        Self {
+            mspec_list: None,
+            delegation_type,
+            delegation_id: None,
+            number_of_days: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspec_list`.
+    pub fn with_mspec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mspec_list = Some(value.into());
+        self
+    }
+    /// Sets `delegation_id`.
+    pub fn with_delegation_id(mut self, value: impl Into<String>) -> Self {
+        self.delegation_id = Some(value.into());
+        self
+    }
+    /// Sets `number_of_days`.
+    pub fn with_number_of_days(mut self, value: impl Into<String>) -> Self {
+        self.number_of_days = Some(value.into());
+        self
+    }
+}
+/// Email invitation, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml EmailInvitation).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EmailInvitation {
+    /// `admin_email`
+    ///
+    /// Wire name `admin_email`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml EmailInvitation).
+    pub admin_email: String,
+    /// `resend`
+    ///
+    /// Wire name `resend`; `boolean`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml EmailInvitation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resend: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EmailInvitation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(admin_email: String) -> Self {
+        Self {
+            admin_email,
+            resend: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `resend`.
+    pub fn with_resend(mut self, value: impl Into<bool>) -> Self {
+        self.resend = Some(value.into());
+        self
+    }
+}
+/// Feature, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Feature {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `parentFeatureId`
+    ///
+    /// Wire name `parentFeatureId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(
+        rename = "parentFeatureId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parent_feature_id: Option<String>,
+    /// `category`
+    ///
+    /// Wire name `category`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// `scopes`
+    ///
+    /// Wire name `scopes`; `array<Scope>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<Vec<Scope>>,
+    /// `featureOrder`
+    ///
+    /// Wire name `featureOrder`; `integer`; optional; format: int32.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(rename = "featureOrder", default, skip_serializing_if = "Option::is_none")]
+    pub feature_order: Option<i64>,
+    /// `deprecatedDate`
+    ///
+    /// Wire name `deprecatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(rename = "deprecatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub deprecated_date: Option<String>,
+    /// `deprecationReason`
+    ///
+    /// Wire name `deprecationReason`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(
+        rename = "deprecationReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub deprecation_reason: Option<String>,
+    /// `replacedFeatureId`
+    ///
+    /// Wire name `replacedFeatureId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(
+        rename = "replacedFeatureId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub replaced_feature_id: Option<String>,
+    /// `purge`
+    ///
+    /// Wire name `purge`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purge: Option<bool>,
+    /// `display`
+    ///
+    /// Wire name `display`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<bool>,
+    /// `subFeatures`
+    ///
+    /// Wire name `subFeatures`; `array<Feature>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(rename = "subFeatures", default, skip_serializing_if = "Option::is_none")]
+    pub sub_features: Option<Vec<Feature>>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Feature {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            name: None,
+            description: None,
+            parent_feature_id: None,
+            category: None,
+            scopes: None,
+            feature_order: None,
+            deprecated_date: None,
+            deprecation_reason: None,
+            replaced_feature_id: None,
+            purge: None,
+            display: None,
+            sub_features: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `parentFeatureId`.
+    pub fn with_parent_feature_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_feature_id = Some(value.into());
+        self
+    }
+    /// Sets `category`.
+    pub fn with_category(mut self, value: impl Into<String>) -> Self {
+        self.category = Some(value.into());
+        self
+    }
+    /// Sets `scopes`.
+    pub fn with_scopes(mut self, value: impl Into<Vec<Scope>>) -> Self {
+        self.scopes = Some(value.into());
+        self
+    }
+    /// Sets `featureOrder`.
+    pub fn with_feature_order(mut self, value: impl Into<i64>) -> Self {
+        self.feature_order = Some(value.into());
+        self
+    }
+    /// Sets `deprecatedDate`.
+    pub fn with_deprecated_date(mut self, value: impl Into<String>) -> Self {
+        self.deprecated_date = Some(value.into());
+        self
+    }
+    /// Sets `deprecationReason`.
+    pub fn with_deprecation_reason(mut self, value: impl Into<String>) -> Self {
+        self.deprecation_reason = Some(value.into());
+        self
+    }
+    /// Sets `replacedFeatureId`.
+    pub fn with_replaced_feature_id(mut self, value: impl Into<String>) -> Self {
+        self.replaced_feature_id = Some(value.into());
+        self
+    }
+    /// Sets `purge`.
+    pub fn with_purge(mut self, value: impl Into<bool>) -> Self {
+        self.purge = Some(value.into());
+        self
+    }
+    /// Sets `display`.
+    pub fn with_display(mut self, value: impl Into<bool>) -> Self {
+        self.display = Some(value.into());
+        self
+    }
+    /// Sets `subFeatures`.
+    pub fn with_sub_features(mut self, value: impl Into<Vec<Feature>>) -> Self {
+        self.sub_features = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Firmware upgrade request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml FirmwareUpgradeRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FirmwareUpgradeRequest {
+    /// `operation`
+    ///
+    /// Wire name `operation`; `string`; required; max_length: 255; min_length: 1.
+    /// Provenance: reference (msp_services-0.3.3.yaml FirmwareUpgradeRequest).
+    pub operation: String,
+    /// `data`
+    ///
+    /// Wire name `data`; `DataRequest`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml FirmwareUpgradeRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<DataRequest>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl FirmwareUpgradeRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(operation: String) -> Self {
+        Self {
+            operation,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<DataRequest>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// License, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml License).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct License {
+    /// `trialAction`
+    ///
+    /// Wire name `trialAction`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml License).
+    #[serde(rename = "trialAction", default, skip_serializing_if = "Option::is_none")]
+    pub trial_action: Option<String>,
+    /// `assignments`
+    ///
+    /// Wire name `assignments`; `array<AssignmentRequest>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml License).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assignments: Option<Vec<AssignmentRequest>>,
+    /// `subscription_start_date`
+    ///
+    /// Wire name `subscription_start_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml License).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription_start_date: Option<String>,
+    /// `subscription_end_date`
+    ///
+    /// Wire name `subscription_end_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml License).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription_end_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl License {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            trial_action: None,
+            assignments: None,
+            subscription_start_date: None,
+            subscription_end_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `trialAction`.
+    pub fn with_trial_action(mut self, value: impl Into<String>) -> Self {
+        self.trial_action = Some(value.into());
+        self
+    }
+    /// Sets `assignments`.
+    pub fn with_assignments(mut self, value: impl Into<Vec<AssignmentRequest>>) -> Self {
+        self.assignments = Some(value.into());
+        self
+    }
+    /// Sets `subscription_start_date`.
+    pub fn with_subscription_start_date(mut self, value: impl Into<String>) -> Self {
+        self.subscription_start_date = Some(value.into());
+        self
+    }
+    /// Sets `subscription_end_date`.
+    pub fn with_subscription_end_date(mut self, value: impl Into<String>) -> Self {
+        self.subscription_end_date = Some(value.into());
+        self
+    }
+}
+/// Manual schedule, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml ManualSchedule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ManualSchedule {
+    /// `date`
+    ///
+    /// Wire name `date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml ManualSchedule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `timeSlot`
+    ///
+    /// Wire name `timeSlot`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml ManualSchedule).
+    #[serde(rename = "timeSlot")]
+    pub time_slot: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ManualSchedule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(time_slot: String) -> Self {
+        Self {
+            date: None,
+            time_slot,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `date`.
+    pub fn with_date(mut self, value: impl Into<String>) -> Self {
+        self.date = Some(value.into());
+        self
+    }
+}
+/// Mobile push notification endpoint, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MobilePushNotificationEndpoint {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    pub destination: String,
+    /// `active`
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// `status`
+    ///
+    /// Wire name `status`; `MobilePushNotificationEndpointStatus`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<MobilePushNotificationEndpointStatus>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `platform`
+    ///
+    /// Wire name `platform`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    pub platform: String,
+    /// `deviceToken`
+    ///
+    /// Wire name `deviceToken`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(rename = "deviceToken")]
+    pub device_token: String,
+    /// `deviceId`
+    ///
+    /// Wire name `deviceId`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
+    #[serde(rename = "deviceId")]
+    pub device_id: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MobilePushNotificationEndpoint {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        destination: String,
+        platform: String,
+        device_token: String,
+        device_id: String,
+    ) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            destination,
+            active: None,
+            status: None,
+            type_: None,
+            parent_id: None,
+            platform,
+            device_token,
+            device_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<MobilePushNotificationEndpointStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Mobile push notification endpoint status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MobilePushNotificationEndpointStatus {
+    /// `OK`
+    Ok,
+    /// `BOUNCED`
+    Bounced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MobilePushNotificationEndpointStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ok => "OK",
+            Self::Bounced => "BOUNCED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MobilePushNotificationEndpointStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "OK" => Self::Ok,
+            "BOUNCED" => Self::Bounced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MobilePushNotificationEndpointStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MobilePushNotificationEndpointStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpointStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Msp, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Msp {
+    /// `mspLabel`
+    ///
+    /// Wire name `mspLabel`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(rename = "mspLabel", default, skip_serializing_if = "Option::is_none")]
+    pub msp_label: Option<String>,
+    /// `mspFQDN`
+    ///
+    /// Wire name `mspFQDN`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(rename = "mspFQDN", default, skip_serializing_if = "Option::is_none")]
+    pub msp_fqdn: Option<String>,
+    /// `logoUUID`
+    ///
+    /// Wire name `logoUUID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(rename = "logoUUID", default, skip_serializing_if = "Option::is_none")]
+    pub logo_uuid: Option<String>,
+    /// `alarmNotificationLogoUUID`
+    ///
+    /// Wire name `alarmNotificationLogoUUID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "alarmNotificationLogoUUID",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alarm_notification_logo_uuid: Option<String>,
+    /// `pingNotificationLogoUUID`
+    ///
+    /// Wire name `pingNotificationLogoUUID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "pingNotificationLogoUUID",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ping_notification_logo_uuid: Option<String>,
+    /// `mlisaLogoUUID`
+    ///
+    /// Wire name `mlisaLogoUUID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(rename = "mlisaLogoUUID", default, skip_serializing_if = "Option::is_none")]
+    pub mlisa_logo_uuid: Option<String>,
+    /// `pingLoginLogoUUID`
+    ///
+    /// Wire name `pingLoginLogoUUID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "pingLoginLogoUUID",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ping_login_logo_uuid: Option<String>,
+    /// `defaultLogoUUID`
+    ///
+    /// Wire name `defaultLogoUUID`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "defaultLogoUUID",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_logo_uuid: Option<String>,
+    /// `contactSupportUrl`
+    ///
+    /// Wire name `contactSupportUrl`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "contactSupportUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub contact_support_url: Option<String>,
+    /// `contractSupportBehavior`
+    ///
+    /// Wire name `contractSupportBehavior`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "contractSupportBehavior",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub contract_support_behavior: Option<String>,
+    /// `openCaseUrl`
+    ///
+    /// Wire name `openCaseUrl`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(rename = "openCaseUrl", default, skip_serializing_if = "Option::is_none")]
+    pub open_case_url: Option<String>,
+    /// `openCaseBehavior`
+    ///
+    /// Wire name `openCaseBehavior`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "openCaseBehavior",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub open_case_behavior: Option<String>,
+    /// `myOpenCaseUrl`
+    ///
+    /// Wire name `myOpenCaseUrl`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(rename = "myOpenCaseUrl", default, skip_serializing_if = "Option::is_none")]
+    pub my_open_case_url: Option<String>,
+    /// `myOpenCaseBehavior`
+    ///
+    /// Wire name `myOpenCaseBehavior`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "myOpenCaseBehavior",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub my_open_case_behavior: Option<String>,
+    /// `changePasswordUrl`
+    ///
+    /// Wire name `changePasswordUrl`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "changePasswordUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub change_password_url: Option<ruckus_one_runtime::Secret>,
+    /// `phone`
+    ///
+    /// Wire name `phone`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `website`
+    ///
+    /// Wire name `website`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub website: Option<String>,
+    /// `isDisableNotification`
+    ///
+    /// Wire name `isDisableNotification`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
+    #[serde(
+        rename = "isDisableNotification",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_disable_notification: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Msp {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_label: None,
+            msp_fqdn: None,
+            logo_uuid: None,
+            alarm_notification_logo_uuid: None,
+            ping_notification_logo_uuid: None,
+            mlisa_logo_uuid: None,
+            ping_login_logo_uuid: None,
+            default_logo_uuid: None,
+            contact_support_url: None,
+            contract_support_behavior: None,
+            open_case_url: None,
+            open_case_behavior: None,
+            my_open_case_url: None,
+            my_open_case_behavior: None,
+            change_password_url: None,
+            phone: None,
+            email: None,
+            website: None,
+            is_disable_notification: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspLabel`.
+    pub fn with_msp_label(mut self, value: impl Into<String>) -> Self {
+        self.msp_label = Some(value.into());
+        self
+    }
+    /// Sets `mspFQDN`.
+    pub fn with_msp_fqdn(mut self, value: impl Into<String>) -> Self {
+        self.msp_fqdn = Some(value.into());
+        self
+    }
+    /// Sets `logoUUID`.
+    pub fn with_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `alarmNotificationLogoUUID`.
+    pub fn with_alarm_notification_logo_uuid(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.alarm_notification_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `pingNotificationLogoUUID`.
+    pub fn with_ping_notification_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.ping_notification_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `mlisaLogoUUID`.
+    pub fn with_mlisa_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.mlisa_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `pingLoginLogoUUID`.
+    pub fn with_ping_login_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.ping_login_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `defaultLogoUUID`.
+    pub fn with_default_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.default_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `contactSupportUrl`.
+    pub fn with_contact_support_url(mut self, value: impl Into<String>) -> Self {
+        self.contact_support_url = Some(value.into());
+        self
+    }
+    /// Sets `contractSupportBehavior`.
+    pub fn with_contract_support_behavior(mut self, value: impl Into<String>) -> Self {
+        self.contract_support_behavior = Some(value.into());
+        self
+    }
+    /// Sets `openCaseUrl`.
+    pub fn with_open_case_url(mut self, value: impl Into<String>) -> Self {
+        self.open_case_url = Some(value.into());
+        self
+    }
+    /// Sets `openCaseBehavior`.
+    pub fn with_open_case_behavior(mut self, value: impl Into<String>) -> Self {
+        self.open_case_behavior = Some(value.into());
+        self
+    }
+    /// Sets `myOpenCaseUrl`.
+    pub fn with_my_open_case_url(mut self, value: impl Into<String>) -> Self {
+        self.my_open_case_url = Some(value.into());
+        self
+    }
+    /// Sets `myOpenCaseBehavior`.
+    pub fn with_my_open_case_behavior(mut self, value: impl Into<String>) -> Self {
+        self.my_open_case_behavior = Some(value.into());
+        self
+    }
+    /// Sets `changePasswordUrl`.
+    pub fn with_change_password_url(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.change_password_url = Some(value.into());
+        self
+    }
+    /// Sets `phone`.
+    pub fn with_phone(mut self, value: impl Into<String>) -> Self {
+        self.phone = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `website`.
+    pub fn with_website(mut self, value: impl Into<String>) -> Self {
+        self.website = Some(value.into());
+        self
+    }
+    /// Sets `isDisableNotification`.
+    pub fn with_is_disable_notification(mut self, value: impl Into<bool>) -> Self {
+        self.is_disable_notification = Some(value.into());
+        self
+    }
+}
+/// Msp admin, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspAdmin {
+    /// `operation`
+    ///
+    /// Wire name `operation`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// `mspEcId`
+    ///
+    /// Wire name `mspEcId`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
+    #[serde(rename = "mspEcId")]
+    pub msp_ec_id: String,
+    /// `mspAdminRoles`
+    ///
+    /// Wire name `mspAdminRoles`; `array<MspAdminRole>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
+    #[serde(rename = "mspAdminRoles", default, skip_serializing_if = "Option::is_none")]
+    pub msp_admin_roles: Option<Vec<MspAdminRole>>,
+    /// `privilege_group_ids`
+    ///
+    /// Wire name `privilege_group_ids`; `array<string>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub privilege_group_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspAdmin {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(msp_ec_id: String) -> Self {
+        Self {
+            operation: None,
+            msp_ec_id,
+            msp_admin_roles: None,
+            privilege_group_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `operation`.
+    pub fn with_operation(mut self, value: impl Into<String>) -> Self {
+        self.operation = Some(value.into());
+        self
+    }
+    /// Sets `mspAdminRoles`.
+    pub fn with_msp_admin_roles(mut self, value: impl Into<Vec<MspAdminRole>>) -> Self {
+        self.msp_admin_roles = Some(value.into());
+        self
+    }
+    /// Sets `privilege_group_ids`.
+    pub fn with_privilege_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.privilege_group_ids = Some(value.into());
+        self
+    }
+}
+/// Msp admin request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspAdminRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspAdminRequest {
+    /// `associations`
+    ///
+    /// Wire name `associations`; `array<MspAdmin>`; optional; max_items: 200; min_items: 1.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub associations: Option<Vec<MspAdmin>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspAdminRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            associations: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `associations`.
+    pub fn with_associations(mut self, value: impl Into<Vec<MspAdmin>>) -> Self {
+        self.associations = Some(value.into());
+        self
+    }
+}
+/// Msp admin role, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspAdminRole).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspAdminRole {
+    /// `msp_admin_id`
+    ///
+    /// Wire name `msp_admin_id`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRole).
+    pub msp_admin_id: String,
+    /// `msp_admin_role`
+    ///
+    /// Wire name `msp_admin_role`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRole).
+    pub msp_admin_role: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspAdminRole {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(msp_admin_id: String, msp_admin_role: String) -> Self {
+        Self {
+            msp_admin_id,
+            msp_admin_role,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Msp ec account view, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEcAccountView {
+    /// `msp_label`
+    ///
+    /// Wire name `msp_label`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_label: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `street_address`
+    ///
+    /// Wire name `street_address`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub street_address: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `postal_code`
+    ///
+    /// Wire name `postal_code`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+    /// `phone_number`
+    ///
+    /// Wire name `phone_number`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `fax_number`
+    ///
+    /// Wire name `fax_number`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fax_number: Option<String>,
+    /// `city`
+    ///
+    /// Wire name `city`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// `mapping_url`
+    ///
+    /// Wire name `mapping_url`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping_url: Option<String>,
+    /// `service_effective_date`
+    ///
+    /// Wire name `service_effective_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_effective_date: Option<String>,
+    /// `service_expiration_date`
+    ///
+    /// Wire name `service_expiration_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_expiration_date: Option<String>,
+    /// `is_active`
+    ///
+    /// Wire name `is_active`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_active: Option<String>,
+    /// `tenant_id`
+    ///
+    /// Wire name `tenant_id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `parent_tenant_id`
+    ///
+    /// Wire name `parent_tenant_id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_tenant_id: Option<String>,
+    /// `tenant_type`
+    ///
+    /// Wire name `tenant_type`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_type: Option<String>,
+    /// `account_id`
+    ///
+    /// Wire name `account_id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_id: Option<String>,
+    /// `tier`
+    ///
+    /// Wire name `tier`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// `logo_url`
+    ///
+    /// Wire name `logo_url`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo_url: Option<String>,
+    /// `privacyFeatures`
+    ///
+    /// Wire name `privacyFeatures`; `array<PrivacyFeatureResponse>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
+    #[serde(
+        rename = "privacyFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privacy_features: Option<Vec<PrivacyFeatureResponse>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEcAccountView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_label: None,
+            name: None,
+            street_address: None,
+            state: None,
+            country: None,
+            postal_code: None,
+            phone_number: None,
+            fax_number: None,
+            city: None,
+            mapping_url: None,
+            service_effective_date: None,
+            service_expiration_date: None,
+            is_active: None,
+            tenant_id: None,
+            parent_tenant_id: None,
+            tenant_type: None,
+            account_id: None,
+            tier: None,
+            logo_url: None,
+            privacy_features: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `msp_label`.
+    pub fn with_msp_label(mut self, value: impl Into<String>) -> Self {
+        self.msp_label = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `street_address`.
+    pub fn with_street_address(mut self, value: impl Into<String>) -> Self {
+        self.street_address = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `postal_code`.
+    pub fn with_postal_code(mut self, value: impl Into<String>) -> Self {
+        self.postal_code = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `fax_number`.
+    pub fn with_fax_number(mut self, value: impl Into<String>) -> Self {
+        self.fax_number = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `mapping_url`.
+    pub fn with_mapping_url(mut self, value: impl Into<String>) -> Self {
+        self.mapping_url = Some(value.into());
+        self
+    }
+    /// Sets `service_effective_date`.
+    pub fn with_service_effective_date(mut self, value: impl Into<String>) -> Self {
+        self.service_effective_date = Some(value.into());
+        self
+    }
+    /// Sets `service_expiration_date`.
+    pub fn with_service_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.service_expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `is_active`.
+    pub fn with_is_active(mut self, value: impl Into<String>) -> Self {
+        self.is_active = Some(value.into());
+        self
+    }
+    /// Sets `tenant_id`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `parent_tenant_id`.
+    pub fn with_parent_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `tenant_type`.
+    pub fn with_tenant_type(mut self, value: impl Into<String>) -> Self {
+        self.tenant_type = Some(value.into());
+        self
+    }
+    /// Sets `account_id`.
+    pub fn with_account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+    /// Sets `tier`.
+    pub fn with_tier(mut self, value: impl Into<String>) -> Self {
+        self.tier = Some(value.into());
+        self
+    }
+    /// Sets `logo_url`.
+    pub fn with_logo_url(mut self, value: impl Into<String>) -> Self {
+        self.logo_url = Some(value.into());
+        self
+    }
+    /// Sets `privacyFeatures`.
+    pub fn with_privacy_features(
+        mut self,
+        value: impl Into<Vec<PrivacyFeatureResponse>>,
+    ) -> Self {
+        self.privacy_features = Some(value.into());
+        self
+    }
+}
+/// Msp ec admin view, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEcAdminView {
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `user_name`
+    ///
+    /// Wire name `user_name`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    /// `full_name`
+    ///
+    /// Wire name `full_name`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_name: Option<String>,
+    /// `first_name`
+    ///
+    /// Wire name `first_name`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    /// `last_name`
+    ///
+    /// Wire name `last_name`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEcAdminView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            email: None,
+            user_name: None,
+            full_name: None,
+            first_name: None,
+            last_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `user_name`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `full_name`.
+    pub fn with_full_name(mut self, value: impl Into<String>) -> Self {
+        self.full_name = Some(value.into());
+        self
+    }
+    /// Sets `first_name`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+}
+/// Msp ec delegation response, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEcDelegationResponse {
+    /// `mspec_list`
+    ///
+    /// Wire name `mspec_list`; `array<string>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mspec_list: Option<Vec<String>>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegation_type: Option<String>,
+    /// `delegated_to`
+    ///
+    /// Wire name `delegated_to`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegated_to: Option<String>,
+    /// `expiry_date`
+    ///
+    /// Wire name `expiry_date`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiry_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEcDelegationResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mspec_list: None,
+            delegation_type: None,
+            delegated_to: None,
+            expiry_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspec_list`.
+    pub fn with_mspec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mspec_list = Some(value.into());
+        self
+    }
+    /// Sets `delegation_type`.
+    pub fn with_delegation_type(mut self, value: impl Into<String>) -> Self {
+        self.delegation_type = Some(value.into());
+        self
+    }
+    /// Sets `delegated_to`.
+    pub fn with_delegated_to(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to = Some(value.into());
+        self
+    }
+    /// Sets `expiry_date`.
+    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
+        self.expiry_date = Some(value.into());
+        self
+    }
+}
+/// Msp logo file data, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspLogoFileData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `logo_fileuuid`
+    ///
+    /// Wire name `logo_fileuuid`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo_fileuuid: Option<String>,
+    /// `logo_file_name`
+    ///
+    /// Wire name `logo_file_name`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo_file_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspLogoFileData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            parent_id: None,
+            logo_fileuuid: None,
+            logo_file_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `logo_fileuuid`.
+    pub fn with_logo_fileuuid(mut self, value: impl Into<String>) -> Self {
+        self.logo_fileuuid = Some(value.into());
+        self
+    }
+    /// Sets `logo_file_name`.
+    pub fn with_logo_file_name(mut self, value: impl Into<String>) -> Self {
+        self.logo_file_name = Some(value.into());
+        self
+    }
+}
+/// Msp view, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml MspView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspView {
+    /// `msp_label`
+    ///
+    /// Wire name `msp_label`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_label: Option<String>,
+    /// `logo_uuid`
+    ///
+    /// Wire name `logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo_uuid: Option<String>,
+    /// `alarm_notification_logo_uuid`
+    ///
+    /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alarm_notification_logo_uuid: Option<String>,
+    /// `ping_notification_logo_uuid`
+    ///
+    /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ping_notification_logo_uuid: Option<String>,
+    /// `mlisa_logo_uuid`
+    ///
+    /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mlisa_logo_uuid: Option<String>,
+    /// `ping_login_logo_uuid`
+    ///
+    /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ping_login_logo_uuid: Option<String>,
+    /// `default_logo_uuid`
+    ///
+    /// Wire name `default_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_logo_uuid: Option<String>,
+    /// `msp_fqdn`
+    ///
+    /// Wire name `msp_fqdn`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_fqdn: Option<String>,
+    /// `contact_support_url`
+    ///
+    /// Wire name `contact_support_url`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact_support_url: Option<String>,
+    /// `contact_support_behavior`
+    ///
+    /// Wire name `contact_support_behavior`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact_support_behavior: Option<String>,
+    /// `open_case_url`
+    ///
+    /// Wire name `open_case_url`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_case_url: Option<String>,
+    /// `open_case_behavior`
+    ///
+    /// Wire name `open_case_behavior`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_case_behavior: Option<String>,
+    /// `my_open_case_url`
+    ///
+    /// Wire name `my_open_case_url`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub my_open_case_url: Option<String>,
+    /// `my_open_case_behavior`
+    ///
+    /// Wire name `my_open_case_behavior`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub my_open_case_behavior: Option<String>,
+    /// `change_password_url`
+    ///
+    /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change_password_url: Option<ruckus_one_runtime::Secret>,
+    /// `msp_phone`
+    ///
+    /// Wire name `msp_phone`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_phone: Option<String>,
+    /// `msp_email`
+    ///
+    /// Wire name `msp_email`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_email: Option<String>,
+    /// `msp_website`
+    ///
+    /// Wire name `msp_website`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_website: Option<String>,
+    /// `msp_external_id`
+    ///
+    /// Wire name `msp_external_id`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_external_id: Option<String>,
+    /// `msp_tenant_name`
+    ///
+    /// Wire name `msp_tenant_name`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_tenant_name: Option<String>,
+    /// `mspLogoFileDataList`
+    ///
+    /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(
+        rename = "mspLogoFileDataList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
+    /// `preferredWisprProvider`
+    ///
+    /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(
+        rename = "preferredWisprProvider",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preferred_wispr_provider: Option<PreferredWisprProvider>,
+    /// `domain_suffix`
+    ///
+    /// Wire name `domain_suffix`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_suffix: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_label: None,
+            logo_uuid: None,
+            alarm_notification_logo_uuid: None,
+            ping_notification_logo_uuid: None,
+            mlisa_logo_uuid: None,
+            ping_login_logo_uuid: None,
+            default_logo_uuid: None,
+            msp_fqdn: None,
+            contact_support_url: None,
+            contact_support_behavior: None,
+            open_case_url: None,
+            open_case_behavior: None,
+            my_open_case_url: None,
+            my_open_case_behavior: None,
+            change_password_url: None,
+            msp_phone: None,
+            msp_email: None,
+            msp_website: None,
+            msp_external_id: None,
+            msp_tenant_name: None,
+            msp_logo_file_data_list: None,
+            preferred_wispr_provider: None,
+            domain_suffix: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `msp_label`.
+    pub fn with_msp_label(mut self, value: impl Into<String>) -> Self {
+        self.msp_label = Some(value.into());
+        self
+    }
+    /// Sets `logo_uuid`.
+    pub fn with_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `alarm_notification_logo_uuid`.
+    pub fn with_alarm_notification_logo_uuid(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.alarm_notification_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `ping_notification_logo_uuid`.
+    pub fn with_ping_notification_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.ping_notification_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `mlisa_logo_uuid`.
+    pub fn with_mlisa_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.mlisa_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `ping_login_logo_uuid`.
+    pub fn with_ping_login_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.ping_login_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `default_logo_uuid`.
+    pub fn with_default_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.default_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `msp_fqdn`.
+    pub fn with_msp_fqdn(mut self, value: impl Into<String>) -> Self {
+        self.msp_fqdn = Some(value.into());
+        self
+    }
+    /// Sets `contact_support_url`.
+    pub fn with_contact_support_url(mut self, value: impl Into<String>) -> Self {
+        self.contact_support_url = Some(value.into());
+        self
+    }
+    /// Sets `contact_support_behavior`.
+    pub fn with_contact_support_behavior(mut self, value: impl Into<String>) -> Self {
+        self.contact_support_behavior = Some(value.into());
+        self
+    }
+    /// Sets `open_case_url`.
+    pub fn with_open_case_url(mut self, value: impl Into<String>) -> Self {
+        self.open_case_url = Some(value.into());
+        self
+    }
+    /// Sets `open_case_behavior`.
+    pub fn with_open_case_behavior(mut self, value: impl Into<String>) -> Self {
+        self.open_case_behavior = Some(value.into());
+        self
+    }
+    /// Sets `my_open_case_url`.
+    pub fn with_my_open_case_url(mut self, value: impl Into<String>) -> Self {
+        self.my_open_case_url = Some(value.into());
+        self
+    }
+    /// Sets `my_open_case_behavior`.
+    pub fn with_my_open_case_behavior(mut self, value: impl Into<String>) -> Self {
+        self.my_open_case_behavior = Some(value.into());
+        self
+    }
+    /// Sets `change_password_url`.
+    pub fn with_change_password_url(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.change_password_url = Some(value.into());
+        self
+    }
+    /// Sets `msp_phone`.
+    pub fn with_msp_phone(mut self, value: impl Into<String>) -> Self {
+        self.msp_phone = Some(value.into());
+        self
+    }
+    /// Sets `msp_email`.
+    pub fn with_msp_email(mut self, value: impl Into<String>) -> Self {
+        self.msp_email = Some(value.into());
+        self
+    }
+    /// Sets `msp_website`.
+    pub fn with_msp_website(mut self, value: impl Into<String>) -> Self {
+        self.msp_website = Some(value.into());
+        self
+    }
+    /// Sets `msp_external_id`.
+    pub fn with_msp_external_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_external_id = Some(value.into());
+        self
+    }
+    /// Sets `msp_tenant_name`.
+    pub fn with_msp_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.msp_tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `mspLogoFileDataList`.
+    pub fn with_msp_logo_file_data_list(
+        mut self,
+        value: impl Into<Vec<MspLogoFileData>>,
+    ) -> Self {
+        self.msp_logo_file_data_list = Some(value.into());
+        self
+    }
+    /// Sets `preferredWisprProvider`.
+    pub fn with_preferred_wispr_provider(
+        mut self,
+        value: impl Into<PreferredWisprProvider>,
+    ) -> Self {
+        self.preferred_wispr_provider = Some(value.into());
+        self
+    }
+    /// Sets `domain_suffix`.
+    pub fn with_domain_suffix(mut self, value: impl Into<String>) -> Self {
+        self.domain_suffix = Some(value.into());
+        self
+    }
+}
+/// Notification endpoint, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NotificationEndpoint {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// `active`
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// `status`
+    ///
+    /// Wire name `status`; `NotificationEndpointStatus`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<NotificationEndpointStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NotificationEndpoint {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            type_: None,
+            destination: None,
+            active: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<NotificationEndpointStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Notification endpoint status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NotificationEndpointStatus {
+    /// `OK`
+    Ok,
+    /// `BOUNCED`
+    Bounced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NotificationEndpointStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ok => "OK",
+            Self::Bounced => "BOUNCED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NotificationEndpointStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "OK" => Self::Ok,
+            "BOUNCED" => Self::Bounced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NotificationEndpointStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NotificationEndpointStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationEndpointStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Notification recipient, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NotificationRecipient {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    pub description: String,
+    /// `emailPreferences`
+    ///
+    /// Wire name `emailPreferences`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(
+        rename = "emailPreferences",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub email_preferences: Option<bool>,
+    /// `smsPreferences`
+    ///
+    /// Wire name `smsPreferences`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(rename = "smsPreferences", default, skip_serializing_if = "Option::is_none")]
+    pub sms_preferences: Option<bool>,
+    /// `privilegeGroup`
+    ///
+    /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
+    pub privilege_group: Option<PrivilegeGroup>,
+    /// `endpoints`
+    ///
+    /// Wire name `endpoints`; `array<json>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoints: Option<Vec<serde_json::Value>>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NotificationRecipient {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(description: String) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            description,
+            email_preferences: None,
+            sms_preferences: None,
+            privilege_group: None,
+            endpoints: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `emailPreferences`.
+    pub fn with_email_preferences(mut self, value: impl Into<bool>) -> Self {
+        self.email_preferences = Some(value.into());
+        self
+    }
+    /// Sets `smsPreferences`.
+    pub fn with_sms_preferences(mut self, value: impl Into<bool>) -> Self {
+        self.sms_preferences = Some(value.into());
+        self
+    }
+    /// Sets `privilegeGroup`.
+    pub fn with_privilege_group(mut self, value: impl Into<PrivilegeGroup>) -> Self {
+        self.privilege_group = Some(value.into());
+        self
+    }
+    /// Sets `endpoints`.
+    pub fn with_endpoints(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.endpoints = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Notification recipient rbacdto, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NotificationRecipientRbacdto {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `endpoints`
+    ///
+    /// Wire name `endpoints`; `array<NotificationEndpoint>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoints: Option<Vec<NotificationEndpoint>>,
+    /// `emailPreferences`
+    ///
+    /// Wire name `emailPreferences`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(
+        rename = "emailPreferences",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub email_preferences: Option<bool>,
+    /// `smsPreferences`
+    ///
+    /// Wire name `smsPreferences`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(rename = "smsPreferences", default, skip_serializing_if = "Option::is_none")]
+    pub sms_preferences: Option<bool>,
+    /// `privilegeGroupId`
+    ///
+    /// Wire name `privilegeGroupId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(
+        rename = "privilegeGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privilege_group_id: Option<String>,
+    /// `recipientType`
+    ///
+    /// Wire name `recipientType`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    #[serde(rename = "recipientType", default, skip_serializing_if = "Option::is_none")]
+    pub recipient_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NotificationRecipientRbacdto {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            description: None,
+            endpoints: None,
+            email_preferences: None,
+            sms_preferences: None,
+            privilege_group_id: None,
+            recipient_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `endpoints`.
+    pub fn with_endpoints(
+        mut self,
+        value: impl Into<Vec<NotificationEndpoint>>,
+    ) -> Self {
+        self.endpoints = Some(value.into());
+        self
+    }
+    /// Sets `emailPreferences`.
+    pub fn with_email_preferences(mut self, value: impl Into<bool>) -> Self {
+        self.email_preferences = Some(value.into());
+        self
+    }
+    /// Sets `smsPreferences`.
+    pub fn with_sms_preferences(mut self, value: impl Into<bool>) -> Self {
+        self.sms_preferences = Some(value.into());
+        self
+    }
+    /// Sets `privilegeGroupId`.
+    pub fn with_privilege_group_id(mut self, value: impl Into<String>) -> Self {
+        self.privilege_group_id = Some(value.into());
+        self
+    }
+    /// Sets `recipientType`.
+    pub fn with_recipient_type(mut self, value: impl Into<String>) -> Self {
+        self.recipient_type = Some(value.into());
+        self
+    }
+}
+/// Operation response mobile push notification endpoint, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OperationResponseMobilePushNotificationEndpoint {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `MobilePushNotificationEndpoint`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<MobilePushNotificationEndpoint>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OperationResponseMobilePushNotificationEndpoint {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(
+        mut self,
+        value: impl Into<MobilePushNotificationEndpoint>,
+    ) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Preferred wispr provider, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PreferredWisprProvider {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `providerName`
+    ///
+    /// Wire name `providerName`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(rename = "providerName")]
+    pub provider_name: String,
+    /// `apiKey`
+    ///
+    /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(rename = "apiKey", default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<ruckus_one_runtime::Secret>,
+    /// `apiSecret`
+    ///
+    /// Wire name `apiSecret`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(rename = "apiSecret", default, skip_serializing_if = "Option::is_none")]
+    pub api_secret: Option<ruckus_one_runtime::Secret>,
+    /// `customExternalProvider`
+    ///
+    /// Wire name `customExternalProvider`; `boolean`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(
+        rename = "customExternalProvider",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub custom_external_provider: Option<bool>,
+    /// `auth`
+    ///
+    /// Wire name `auth`; `Radius`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<Radius>,
+    /// `acct`
+    ///
+    /// Wire name `acct`; `Radius`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acct: Option<Radius>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PreferredWisprProvider {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(provider_name: String) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            provider_name,
+            api_key: None,
+            api_secret: None,
+            custom_external_provider: None,
+            auth: None,
+            acct: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `apiKey`.
+    pub fn with_api_key(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.api_key = Some(value.into());
+        self
+    }
+    /// Sets `apiSecret`.
+    pub fn with_api_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.api_secret = Some(value.into());
+        self
+    }
+    /// Sets `customExternalProvider`.
+    pub fn with_custom_external_provider(mut self, value: impl Into<bool>) -> Self {
+        self.custom_external_provider = Some(value.into());
+        self
+    }
+    /// Sets `auth`.
+    pub fn with_auth(mut self, value: impl Into<Radius>) -> Self {
+        self.auth = Some(value.into());
+        self
+    }
+    /// Sets `acct`.
+    pub fn with_acct(mut self, value: impl Into<Radius>) -> Self {
+        self.acct = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Privacy feature, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PrivacyFeature {
+    /// `featureName`
+    ///
+    /// Wire name `featureName`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
+    #[serde(rename = "featureName")]
+    pub feature_name: String,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
+    pub status: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PrivacyFeature {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(feature_name: String, status: String) -> Self {
+        Self {
+            feature_name,
+            status,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Privacy feature request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureRequest).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PrivacyFeatureRequest {
+    /// `featureName`
+    ///
+    /// Wire name `featureName`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureRequest).
+    #[serde(rename = "featureName")]
+    pub feature_name: String,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureRequest).
+    pub status: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PrivacyFeatureRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(feature_name: String, status: String) -> Self {
+        Self {
+            feature_name,
+            status,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Privacy feature response, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PrivacyFeatureResponse {
+    /// `featureName`
+    ///
+    /// Wire name `featureName`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureResponse).
+    #[serde(rename = "featureName", default, skip_serializing_if = "Option::is_none")]
+    pub feature_name: Option<String>,
+    /// `isEnabled`
+    ///
+    /// Wire name `isEnabled`; `boolean`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureResponse).
+    #[serde(rename = "isEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub is_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PrivacyFeatureResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            is_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `isEnabled`.
+    pub fn with_is_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.is_enabled = Some(value.into());
+        self
+    }
+}
+/// Privilege group, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PrivilegeGroup {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `roleObjectPermissions`
+    ///
+    /// Wire name `roleObjectPermissions`; `array<RoleObjectPermissions>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(
+        rename = "roleObjectPermissions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub role_object_permissions: Option<Vec<RoleObjectPermissions>>,
+    /// `delegatedBy`
+    ///
+    /// Wire name `delegatedBy`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "delegatedBy", default, skip_serializing_if = "Option::is_none")]
+    pub delegated_by: Option<String>,
+    /// `readOnly`
+    ///
+    /// Wire name `readOnly`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `tenant`
+    ///
+    /// Wire name `tenant`; `Tenant`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<Tenant>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `memberCount`
+    ///
+    /// Wire name `memberCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "memberCount", default, skip_serializing_if = "Option::is_none")]
+    pub member_count: Option<i64>,
+    /// `delegationDetails`
+    ///
+    /// Wire name `delegationDetails`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(
+        rename = "delegationDetails",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delegation_details: Option<String>,
+    /// `hasDelegations`
+    ///
+    /// Wire name `hasDelegations`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "hasDelegations", default, skip_serializing_if = "Option::is_none")]
+    pub has_delegations: Option<bool>,
+    /// `customRole`
+    ///
+    /// Wire name `customRole`; `CustomRole`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "customRole", default, skip_serializing_if = "Option::is_none")]
+    pub custom_role: Option<CustomRole>,
+    /// `parentPrivilegeGroupId`
+    ///
+    /// Wire name `parentPrivilegeGroupId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(
+        rename = "parentPrivilegeGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parent_privilege_group_id: Option<String>,
+    /// `mspCustomers`
+    ///
+    /// Wire name `mspCustomers`; `integer`; optional; format: int32.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "mspCustomers", default, skip_serializing_if = "Option::is_none")]
+    pub msp_customers: Option<i64>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PrivilegeGroup {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            name: None,
+            description: None,
+            role_object_permissions: None,
+            delegated_by: None,
+            read_only: None,
+            tenant: None,
+            type_: None,
+            member_count: None,
+            delegation_details: None,
+            has_delegations: None,
+            custom_role: None,
+            parent_privilege_group_id: None,
+            msp_customers: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `roleObjectPermissions`.
+    pub fn with_role_object_permissions(
+        mut self,
+        value: impl Into<Vec<RoleObjectPermissions>>,
+    ) -> Self {
+        self.role_object_permissions = Some(value.into());
+        self
+    }
+    /// Sets `delegatedBy`.
+    pub fn with_delegated_by(mut self, value: impl Into<String>) -> Self {
+        self.delegated_by = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: impl Into<bool>) -> Self {
+        self.read_only = Some(value.into());
+        self
+    }
+    /// Sets `tenant`.
+    pub fn with_tenant(mut self, value: impl Into<Tenant>) -> Self {
+        self.tenant = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `memberCount`.
+    pub fn with_member_count(mut self, value: impl Into<i64>) -> Self {
+        self.member_count = Some(value.into());
+        self
+    }
+    /// Sets `delegationDetails`.
+    pub fn with_delegation_details(mut self, value: impl Into<String>) -> Self {
+        self.delegation_details = Some(value.into());
+        self
+    }
+    /// Sets `hasDelegations`.
+    pub fn with_has_delegations(mut self, value: impl Into<bool>) -> Self {
+        self.has_delegations = Some(value.into());
+        self
+    }
+    /// Sets `customRole`.
+    pub fn with_custom_role(mut self, value: impl Into<CustomRole>) -> Self {
+        self.custom_role = Some(value.into());
+        self
+    }
+    /// Sets `parentPrivilegeGroupId`.
+    pub fn with_parent_privilege_group_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_privilege_group_id = Some(value.into());
+        self
+    }
+    /// Sets `mspCustomers`.
+    pub fn with_msp_customers(mut self, value: impl Into<i64>) -> Self {
+        self.msp_customers = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Radius, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml Radius).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Radius {
+    /// `primary`
+    ///
+    /// Wire name `primary`; `RadiusServer`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml Radius).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary: Option<RadiusServer>,
+    /// `secondary`
+    ///
+    /// Wire name `secondary`; `RadiusServer`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml Radius).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<RadiusServer>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Radius {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            primary: None,
+            secondary: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<RadiusServer>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<RadiusServer>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+}
+/// Radius server, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusServer {
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
+    pub ip: String,
+    /// `port`
+    ///
+    /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i64>,
+    /// `sharedSecret`
+    ///
+    /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`.
+    /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
+    #[serde(rename = "sharedSecret")]
+    pub shared_secret: ruckus_one_runtime::Secret,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusServer {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ip: String, shared_secret: ruckus_one_runtime::Secret) -> Self {
+        Self {
+            ip,
+            port: None,
+            shared_secret,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<i64>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+}
+/// Response bo, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ResponseBo {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
+    #[serde(rename = "requestId")]
+    pub request_id: String,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ResponseBo {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(request_id: String) -> Self {
+        Self {
+            request_id,
+            tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+}
+/// Response bov2, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml ResponseBOV2).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ResponseBov2 {
+    /// `data`
+    ///
+    /// Wire name `data`; `array<ResponseBo>`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml ResponseBOV2).
+    pub data: Vec<ResponseBo>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ResponseBov2 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(data: Vec<ResponseBo>) -> Self {
+        Self {
+            data,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Role object permissions, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RoleObjectPermissions {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `entityInstanceId`
+    ///
+    /// Wire name `entityInstanceId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(
+        rename = "entityInstanceId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub entity_instance_id: Option<String>,
+    /// `objectType`
+    ///
+    /// Wire name `objectType`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(rename = "objectType", default, skip_serializing_if = "Option::is_none")]
+    pub object_type: Option<String>,
+    /// `tenant`
+    ///
+    /// Wire name `tenant`; `Tenant`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<Tenant>,
+    /// `read`
+    ///
+    /// Wire name `read`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<bool>,
+    /// `update`
+    ///
+    /// Wire name `update`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update: Option<bool>,
+    /// `add`
+    ///
+    /// Wire name `add`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<bool>,
+    /// `delete`
+    ///
+    /// Wire name `delete`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete: Option<bool>,
+    /// `apply`
+    ///
+    /// Wire name `apply`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply: Option<bool>,
+    /// `conditions`
+    ///
+    /// Wire name `conditions`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RoleObjectPermissions {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            entity_instance_id: None,
+            object_type: None,
+            tenant: None,
+            read: None,
+            update: None,
+            add: None,
+            delete: None,
+            apply: None,
+            conditions: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `entityInstanceId`.
+    pub fn with_entity_instance_id(mut self, value: impl Into<String>) -> Self {
+        self.entity_instance_id = Some(value.into());
+        self
+    }
+    /// Sets `objectType`.
+    pub fn with_object_type(mut self, value: impl Into<String>) -> Self {
+        self.object_type = Some(value.into());
+        self
+    }
+    /// Sets `tenant`.
+    pub fn with_tenant(mut self, value: impl Into<Tenant>) -> Self {
+        self.tenant = Some(value.into());
+        self
+    }
+    /// Sets `read`.
+    pub fn with_read(mut self, value: impl Into<bool>) -> Self {
+        self.read = Some(value.into());
+        self
+    }
+    /// Sets `update`.
+    pub fn with_update(mut self, value: impl Into<bool>) -> Self {
+        self.update = Some(value.into());
+        self
+    }
+    /// Sets `add`.
+    pub fn with_add(mut self, value: impl Into<bool>) -> Self {
+        self.add = Some(value.into());
+        self
+    }
+    /// Sets `delete`.
+    pub fn with_delete(mut self, value: impl Into<bool>) -> Self {
+        self.delete = Some(value.into());
+        self
+    }
+    /// Sets `apply`.
+    pub fn with_apply(mut self, value: impl Into<bool>) -> Self {
+        self.apply = Some(value.into());
+        self
+    }
+    /// Sets `conditions`.
+    pub fn with_conditions(mut self, value: impl Into<String>) -> Self {
+        self.conditions = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Scope, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Scope).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Scope {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Scope {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            name: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Tenant, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Tenant {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `entitlementId`
+    ///
+    /// Wire name `entitlementId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "entitlementId", default, skip_serializing_if = "Option::is_none")]
+    pub entitlement_id: Option<String>,
+    /// `externalModifiedDate`
+    ///
+    /// Wire name `externalModifiedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "externalModifiedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_modified_date: Option<String>,
+    /// `maintenanceState`
+    ///
+    /// Wire name `maintenanceState`; `boolean`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "maintenanceState",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub maintenance_state: Option<bool>,
+    /// `maintenanceDate`
+    ///
+    /// Wire name `maintenanceDate`; `string`; optional; format: date-time.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "maintenanceDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub maintenance_date: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `externalId`
+    ///
+    /// Wire name `externalId`; `string`; required.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "externalId")]
+    pub external_id: String,
+    /// `admins`
+    ///
+    /// Wire name `admins`; `array<Admin>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admins: Option<Vec<Admin>>,
+    /// `notificationRecipients`
+    ///
+    /// Wire name `notificationRecipients`; `array<NotificationRecipient>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "notificationRecipients",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub notification_recipients: Option<Vec<NotificationRecipient>>,
+    /// `authentications`
+    ///
+    /// Wire name `authentications`; `array<Authentication>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authentications: Option<Vec<Authentication>>,
+    /// `almActivated`
+    ///
+    /// Wire name `almActivated`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "almActivated", default, skip_serializing_if = "Option::is_none")]
+    pub alm_activated: Option<bool>,
+    /// `almActivationDate`
+    ///
+    /// Wire name `almActivationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "almActivationDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_activation_date: Option<String>,
+    /// `almSysAccountId`
+    ///
+    /// Wire name `almSysAccountId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "almSysAccountId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_sys_account_id: Option<String>,
+    /// `almMigrationFlag`
+    ///
+    /// Wire name `almMigrationFlag`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "almMigrationFlag",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_migration_flag: Option<bool>,
+    /// `almMigrationDate`
+    ///
+    /// Wire name `almMigrationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "almMigrationDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub alm_migration_date: Option<String>,
+    /// `accountTier`
+    ///
+    /// Wire name `accountTier`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "accountTier", default, skip_serializing_if = "Option::is_none")]
+    pub account_tier: Option<String>,
+    /// `accountVertical`
+    ///
+    /// Wire name `accountVertical`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "accountVertical",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub account_vertical: Option<String>,
+    /// `obsolete`
+    ///
+    /// Wire name `obsolete`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obsolete: Option<bool>,
+    /// `oemName`
+    ///
+    /// Wire name `oemName`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "oemName", default, skip_serializing_if = "Option::is_none")]
+    pub oem_name: Option<String>,
+    /// `upgradeGroup`
+    ///
+    /// Wire name `upgradeGroup`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "upgradeGroup", default, skip_serializing_if = "Option::is_none")]
+    pub upgrade_group: Option<String>,
+    /// `msp`
+    ///
+    /// Wire name `msp`; `Msp`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp: Option<Msp>,
+    /// `MspEcServiceDates`
+    ///
+    /// Wire name `MspEcServiceDates`; `TenantMspEc`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "MspEcServiceDates",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_ec_service_dates: Option<TenantMspEc>,
+    /// `tenantMFA`
+    ///
+    /// Wire name `tenantMFA`; `TenantMfa`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "tenantMFA", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_mfa: Option<TenantMfa>,
+    /// `serviceAccount`
+    ///
+    /// Wire name `serviceAccount`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "serviceAccount", default, skip_serializing_if = "Option::is_none")]
+    pub service_account: Option<bool>,
+    /// `mspPingOrgId`
+    ///
+    /// Wire name `mspPingOrgId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "mspPingOrgId", default, skip_serializing_if = "Option::is_none")]
+    pub msp_ping_org_id: Option<String>,
+    /// `aggregateNotifications`
+    ///
+    /// Wire name `aggregateNotifications`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "aggregateNotifications",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub aggregate_notifications: Option<bool>,
+    /// `excludeecforAggregation`
+    ///
+    /// Wire name `excludeecforAggregation`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "excludeecforAggregation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub excludeecfor_aggregation: Option<bool>,
+    /// `pingMigrated`
+    ///
+    /// Wire name `pingMigrated`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "pingMigrated", default, skip_serializing_if = "Option::is_none")]
+    pub ping_migrated: Option<bool>,
+    /// `inMaintenance`
+    ///
+    /// Wire name `inMaintenance`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "inMaintenance", default, skip_serializing_if = "Option::is_none")]
+    pub in_maintenance: Option<bool>,
+    /// `account`
+    ///
+    /// Wire name `account`; `Account`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<Account>,
+    /// `extendedTrial`
+    ///
+    /// Wire name `extendedTrial`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "extendedTrial", default, skip_serializing_if = "Option::is_none")]
+    pub extended_trial: Option<bool>,
+    /// `propertyCode`
+    ///
+    /// Wire name `propertyCode`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "propertyCode", default, skip_serializing_if = "Option::is_none")]
+    pub property_code: Option<String>,
+    /// `expirationEnforcement`
+    ///
+    /// Wire name `expirationEnforcement`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "expirationEnforcement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_enforcement: Option<bool>,
+    /// `expirationEnforcementDate`
+    ///
+    /// Wire name `expirationEnforcementDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(
+        rename = "expirationEnforcementDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_enforcement_date: Option<String>,
+    /// `preferences`
+    ///
+    /// Wire name `preferences`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preferences: Option<String>,
+    /// `isActivated`
+    ///
+    /// Wire name `isActivated`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "isActivated", default, skip_serializing_if = "Option::is_none")]
+    pub is_activated: Option<bool>,
+    /// `ruckusUser`
+    ///
+    /// Wire name `ruckusUser`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "ruckusUser", default, skip_serializing_if = "Option::is_none")]
+    pub ruckus_user: Option<bool>,
+    /// `delegationsTo`
+    ///
+    /// Wire name `delegationsTo`; `array<Delegation>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "delegationsTo", default, skip_serializing_if = "Option::is_none")]
+    pub delegations_to: Option<Vec<Delegation>>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `TenantStatus`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<TenantStatus>,
+    /// `tenantType`
+    ///
+    /// Wire name `tenantType`; `TenantTenantType`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(rename = "tenantType", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_type: Option<TenantTenantType>,
+    /// `subscribes`
+    ///
+    /// Wire name `subscribes`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscribes: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Tenant {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(external_id: String) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            entitlement_id: None,
+            external_modified_date: None,
+            maintenance_state: None,
+            maintenance_date: None,
+            name: None,
+            external_id,
+            admins: None,
+            notification_recipients: None,
+            authentications: None,
+            alm_activated: None,
+            alm_activation_date: None,
+            alm_sys_account_id: None,
+            alm_migration_flag: None,
+            alm_migration_date: None,
+            account_tier: None,
+            account_vertical: None,
+            obsolete: None,
+            oem_name: None,
+            upgrade_group: None,
+            msp: None,
+            msp_ec_service_dates: None,
+            tenant_mfa: None,
+            service_account: None,
+            msp_ping_org_id: None,
+            aggregate_notifications: None,
+            excludeecfor_aggregation: None,
+            ping_migrated: None,
+            in_maintenance: None,
+            account: None,
+            extended_trial: None,
+            property_code: None,
+            expiration_enforcement: None,
+            expiration_enforcement_date: None,
+            preferences: None,
+            is_activated: None,
+            ruckus_user: None,
+            delegations_to: None,
+            parent_id: None,
+            status: None,
+            tenant_type: None,
+            subscribes: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `entitlementId`.
+    pub fn with_entitlement_id(mut self, value: impl Into<String>) -> Self {
+        self.entitlement_id = Some(value.into());
+        self
+    }
+    /// Sets `externalModifiedDate`.
+    pub fn with_external_modified_date(mut self, value: impl Into<String>) -> Self {
+        self.external_modified_date = Some(value.into());
+        self
+    }
+    /// Sets `maintenanceState`.
+    pub fn with_maintenance_state(mut self, value: impl Into<bool>) -> Self {
+        self.maintenance_state = Some(value.into());
+        self
+    }
+    /// Sets `maintenanceDate`.
+    pub fn with_maintenance_date(mut self, value: impl Into<String>) -> Self {
+        self.maintenance_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `admins`.
+    pub fn with_admins(mut self, value: impl Into<Vec<Admin>>) -> Self {
+        self.admins = Some(value.into());
+        self
+    }
+    /// Sets `notificationRecipients`.
+    pub fn with_notification_recipients(
+        mut self,
+        value: impl Into<Vec<NotificationRecipient>>,
+    ) -> Self {
+        self.notification_recipients = Some(value.into());
+        self
+    }
+    /// Sets `authentications`.
+    pub fn with_authentications(
+        mut self,
+        value: impl Into<Vec<Authentication>>,
+    ) -> Self {
+        self.authentications = Some(value.into());
+        self
+    }
+    /// Sets `almActivated`.
+    pub fn with_alm_activated(mut self, value: impl Into<bool>) -> Self {
+        self.alm_activated = Some(value.into());
+        self
+    }
+    /// Sets `almActivationDate`.
+    pub fn with_alm_activation_date(mut self, value: impl Into<String>) -> Self {
+        self.alm_activation_date = Some(value.into());
+        self
+    }
+    /// Sets `almSysAccountId`.
+    pub fn with_alm_sys_account_id(mut self, value: impl Into<String>) -> Self {
+        self.alm_sys_account_id = Some(value.into());
+        self
+    }
+    /// Sets `almMigrationFlag`.
+    pub fn with_alm_migration_flag(mut self, value: impl Into<bool>) -> Self {
+        self.alm_migration_flag = Some(value.into());
+        self
+    }
+    /// Sets `almMigrationDate`.
+    pub fn with_alm_migration_date(mut self, value: impl Into<String>) -> Self {
+        self.alm_migration_date = Some(value.into());
+        self
+    }
+    /// Sets `accountTier`.
+    pub fn with_account_tier(mut self, value: impl Into<String>) -> Self {
+        self.account_tier = Some(value.into());
+        self
+    }
+    /// Sets `accountVertical`.
+    pub fn with_account_vertical(mut self, value: impl Into<String>) -> Self {
+        self.account_vertical = Some(value.into());
+        self
+    }
+    /// Sets `obsolete`.
+    pub fn with_obsolete(mut self, value: impl Into<bool>) -> Self {
+        self.obsolete = Some(value.into());
+        self
+    }
+    /// Sets `oemName`.
+    pub fn with_oem_name(mut self, value: impl Into<String>) -> Self {
+        self.oem_name = Some(value.into());
+        self
+    }
+    /// Sets `upgradeGroup`.
+    pub fn with_upgrade_group(mut self, value: impl Into<String>) -> Self {
+        self.upgrade_group = Some(value.into());
+        self
+    }
+    /// Sets `msp`.
+    pub fn with_msp(mut self, value: impl Into<Msp>) -> Self {
+        self.msp = Some(value.into());
+        self
+    }
+    /// Sets `MspEcServiceDates`.
+    pub fn with_msp_ec_service_dates(mut self, value: impl Into<TenantMspEc>) -> Self {
+        self.msp_ec_service_dates = Some(value.into());
+        self
+    }
+    /// Sets `tenantMFA`.
+    pub fn with_tenant_mfa(mut self, value: impl Into<TenantMfa>) -> Self {
+        self.tenant_mfa = Some(value.into());
+        self
+    }
+    /// Sets `serviceAccount`.
+    pub fn with_service_account(mut self, value: impl Into<bool>) -> Self {
+        self.service_account = Some(value.into());
+        self
+    }
+    /// Sets `mspPingOrgId`.
+    pub fn with_msp_ping_org_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_ping_org_id = Some(value.into());
+        self
+    }
+    /// Sets `aggregateNotifications`.
+    pub fn with_aggregate_notifications(mut self, value: impl Into<bool>) -> Self {
+        self.aggregate_notifications = Some(value.into());
+        self
+    }
+    /// Sets `excludeecforAggregation`.
+    pub fn with_excludeecfor_aggregation(mut self, value: impl Into<bool>) -> Self {
+        self.excludeecfor_aggregation = Some(value.into());
+        self
+    }
+    /// Sets `pingMigrated`.
+    pub fn with_ping_migrated(mut self, value: impl Into<bool>) -> Self {
+        self.ping_migrated = Some(value.into());
+        self
+    }
+    /// Sets `inMaintenance`.
+    pub fn with_in_maintenance(mut self, value: impl Into<bool>) -> Self {
+        self.in_maintenance = Some(value.into());
+        self
+    }
+    /// Sets `account`.
+    pub fn with_account(mut self, value: impl Into<Account>) -> Self {
+        self.account = Some(value.into());
+        self
+    }
+    /// Sets `extendedTrial`.
+    pub fn with_extended_trial(mut self, value: impl Into<bool>) -> Self {
+        self.extended_trial = Some(value.into());
+        self
+    }
+    /// Sets `propertyCode`.
+    pub fn with_property_code(mut self, value: impl Into<String>) -> Self {
+        self.property_code = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnforcement`.
+    pub fn with_expiration_enforcement(mut self, value: impl Into<bool>) -> Self {
+        self.expiration_enforcement = Some(value.into());
+        self
+    }
+    /// Sets `expirationEnforcementDate`.
+    pub fn with_expiration_enforcement_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_enforcement_date = Some(value.into());
+        self
+    }
+    /// Sets `preferences`.
+    pub fn with_preferences(mut self, value: impl Into<String>) -> Self {
+        self.preferences = Some(value.into());
+        self
+    }
+    /// Sets `isActivated`.
+    pub fn with_is_activated(mut self, value: impl Into<bool>) -> Self {
+        self.is_activated = Some(value.into());
+        self
+    }
+    /// Sets `ruckusUser`.
+    pub fn with_ruckus_user(mut self, value: impl Into<bool>) -> Self {
+        self.ruckus_user = Some(value.into());
+        self
+    }
+    /// Sets `delegationsTo`.
+    pub fn with_delegations_to(mut self, value: impl Into<Vec<Delegation>>) -> Self {
+        self.delegations_to = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<TenantStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `tenantType`.
+    pub fn with_tenant_type(mut self, value: impl Into<TenantTenantType>) -> Self {
+        self.tenant_type = Some(value.into());
+        self
+    }
+    /// Sets `subscribes`.
+    pub fn with_subscribes(mut self, value: impl Into<String>) -> Self {
+        self.subscribes = Some(value.into());
+        self
+    }
+}
+/// Tenant mfa, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantMfa {
+    /// `mfaStatus`
+    ///
+    /// Wire name `mfaStatus`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
+    #[serde(rename = "mfaStatus", default, skip_serializing_if = "Option::is_none")]
+    pub mfa_status: Option<String>,
+    /// `recoveryCodes`
+    ///
+    /// Wire name `recoveryCodes`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
+    #[serde(rename = "recoveryCodes", default, skip_serializing_if = "Option::is_none")]
+    pub recovery_codes: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantMfa {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mfa_status: None,
+            recovery_codes: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mfaStatus`.
+    pub fn with_mfa_status(mut self, value: impl Into<String>) -> Self {
+        self.mfa_status = Some(value.into());
+        self
+    }
+    /// Sets `recoveryCodes`.
+    pub fn with_recovery_codes(mut self, value: impl Into<String>) -> Self {
+        self.recovery_codes = Some(value.into());
+        self
+    }
+}
+/// Tenant msp ec, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantMspEc {
+    /// `parentMspId`
+    ///
+    /// Wire name `parentMspId`; `string`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
+    #[serde(rename = "parentMspId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_msp_id: Option<String>,
+    /// `serviceExpirationDate`
+    ///
+    /// Wire name `serviceExpirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
+    #[serde(
+        rename = "serviceExpirationDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub service_expiration_date: Option<String>,
+    /// `serviceEffectiveDate`
+    ///
+    /// Wire name `serviceEffectiveDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
+    #[serde(
+        rename = "serviceEffectiveDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub service_effective_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantMspEc {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            parent_msp_id: None,
+            service_expiration_date: None,
+            service_effective_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `parentMspId`.
+    pub fn with_parent_msp_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_msp_id = Some(value.into());
+        self
+    }
+    /// Sets `serviceExpirationDate`.
+    pub fn with_service_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.service_expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `serviceEffectiveDate`.
+    pub fn with_service_effective_date(mut self, value: impl Into<String>) -> Self {
+        self.service_effective_date = Some(value.into());
+        self
+    }
+}
+/// Tenant pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantPageableObject {
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paged: Option<bool>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `TenantSortObject`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<TenantSortObject>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantPageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            paged: None,
+            page_number: None,
+            page_size: None,
+            offset: None,
+            sort: None,
+            unpaged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<TenantSortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+}
+/// Tenant privacy feature request, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantPrivacyFeatureRequest {
+    /// `privacyFeatures`
+    ///
+    /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional; max_items: 2147483647; min_items: 1.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureRequest).
+    #[serde(
+        rename = "privacyFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privacy_features: Option<Vec<PrivacyFeature>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantPrivacyFeatureRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            privacy_features: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `privacyFeatures`.
+    pub fn with_privacy_features(
+        mut self,
+        value: impl Into<Vec<PrivacyFeature>>,
+    ) -> Self {
+        self.privacy_features = Some(value.into());
+        self
+    }
+}
+/// Tenant privacy feature response, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantPrivacyFeatureResponse {
+    /// `privacyFeatures`
+    ///
+    /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureResponse).
+    #[serde(
+        rename = "privacyFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privacy_features: Option<Vec<PrivacyFeature>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantPrivacyFeatureResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            privacy_features: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `privacyFeatures`.
+    pub fn with_privacy_features(
+        mut self,
+        value: impl Into<Vec<PrivacyFeature>>,
+    ) -> Self {
+        self.privacy_features = Some(value.into());
+        self
+    }
+}
+/// Tenant sort object, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantSortObject {
+    /// `sorted`
+    ///
+    /// Wire name `sorted`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sorted: Option<bool>,
+    /// `empty`
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// `unsorted`
+    ///
+    /// Wire name `unsorted`; `boolean`; optional.
+    /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsorted: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantSortObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            sorted: None,
+            empty: None,
+            unsorted: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `sorted`.
+    pub fn with_sorted(mut self, value: impl Into<bool>) -> Self {
+        self.sorted = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `unsorted`.
+    pub fn with_unsorted(mut self, value: impl Into<bool>) -> Self {
+        self.unsorted = Some(value.into());
+        self
+    }
+}
+/// Tenant status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Tenant (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TenantStatus {
+    /// `active`
+    Active,
+    /// `suspended`
+    Suspended,
+    /// `deleted`
+    Deleted,
+    /// `maintenance`
+    Maintenance,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TenantStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Suspended => "suspended",
+            Self::Deleted => "deleted",
+            Self::Maintenance => "maintenance",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TenantStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "suspended" => Self::Suspended,
+            "deleted" => Self::Deleted,
+            "maintenance" => Self::Maintenance,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TenantStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TenantStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Tenant tenant type: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Tenant (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TenantTenantType {
+    /// `REC`
+    Rec,
+    /// `MSP`
+    Msp,
+    /// `MSP_EC`
+    MspEc,
+    /// `VAR`
+    Var,
+    /// `MSP_NON_VAR`
+    MspNonVar,
+    /// `UNKNOWN`
+    Unknown2,
+    /// `MSP_INSTALLER`
+    MspInstaller,
+    /// `MSP_INTEGRATOR`
+    MspIntegrator,
+    /// `MSP_REC`
+    MspRec,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TenantTenantType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rec => "REC",
+            Self::Msp => "MSP",
+            Self::MspEc => "MSP_EC",
+            Self::Var => "VAR",
+            Self::MspNonVar => "MSP_NON_VAR",
+            Self::Unknown2 => "UNKNOWN",
+            Self::MspInstaller => "MSP_INSTALLER",
+            Self::MspIntegrator => "MSP_INTEGRATOR",
+            Self::MspRec => "MSP_REC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TenantTenantType {
+    fn from(s: &str) -> Self {
+        match s {
+            "REC" => Self::Rec,
+            "MSP" => Self::Msp,
+            "MSP_EC" => Self::MspEc,
+            "VAR" => Self::Var,
+            "MSP_NON_VAR" => Self::MspNonVar,
+            "UNKNOWN" => Self::Unknown2,
+            "MSP_INSTALLER" => Self::MspInstaller,
+            "MSP_INTEGRATOR" => Self::MspIntegrator,
+            "MSP_REC" => Self::MspRec,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TenantTenantType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TenantTenantType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantTenantType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Update msp ec admin request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateMspEcAdminRequest {
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
+    pub email: String,
+    /// `user_name`
+    ///
+    /// Wire name `user_name`; `string`; required; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
+    #[serde(default)]
+    pub user_name: Option<String>,
+    /// `full_name`
+    ///
+    /// Wire name `full_name`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_name: Option<String>,
+    /// `first_name`
+    ///
+    /// Wire name `first_name`; `string`; required; may be null; max_length: 64; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
+    #[serde(default)]
+    pub first_name: Option<String>,
+    /// `last_name`
+    ///
+    /// Wire name `last_name`; `string`; optional; may be null; max_length: 64; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateMspEcAdminRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(email: String) -> Self {
+        Self {
+            email,
+            user_name: None,
+            full_name: None,
+            first_name: None,
+            last_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `user_name`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `full_name`.
+    pub fn with_full_name(mut self, value: impl Into<String>) -> Self {
+        self.full_name = Some(value.into());
+        self
+    }
+    /// Sets `first_name`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+}
+/// Update msp ec request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateMspEcRequest {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    pub name: String,
+    /// `street_address`
+    ///
+    /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub street_address: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `postal_code`
+    ///
+    /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+    /// `phone_number`
+    ///
+    /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `fax_number`
+    ///
+    /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fax_number: Option<String>,
+    /// `city`
+    ///
+    /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// `mapping_url`
+    ///
+    /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping_url: Option<String>,
+    /// `service_effective_date`
+    ///
+    /// Wire name `service_effective_date`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    pub service_effective_date: String,
+    /// `service_expiration_date`
+    ///
+    /// Wire name `service_expiration_date`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    pub service_expiration_date: String,
+    /// `licenses`
+    ///
+    /// Wire name `licenses`; `License`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licenses: Option<License>,
+    /// `tier`
+    ///
+    /// Wire name `tier`; `string`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// `privacyFeatures`
+    ///
+    /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
+    #[serde(
+        rename = "privacyFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateMspEcRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        service_effective_date: String,
+        service_expiration_date: String,
+    ) -> Self {
+        Self {
+            name,
+            street_address: None,
+            state: None,
+            country: None,
+            postal_code: None,
+            phone_number: None,
+            fax_number: None,
+            city: None,
+            mapping_url: None,
+            service_effective_date,
+            service_expiration_date,
+            licenses: None,
+            tier: None,
+            privacy_features: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `street_address`.
+    pub fn with_street_address(mut self, value: impl Into<String>) -> Self {
+        self.street_address = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `postal_code`.
+    pub fn with_postal_code(mut self, value: impl Into<String>) -> Self {
+        self.postal_code = Some(value.into());
+        self
+    }
+    /// Sets `phone_number`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `fax_number`.
+    pub fn with_fax_number(mut self, value: impl Into<String>) -> Self {
+        self.fax_number = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `mapping_url`.
+    pub fn with_mapping_url(mut self, value: impl Into<String>) -> Self {
+        self.mapping_url = Some(value.into());
+        self
+    }
+    /// Sets `licenses`.
+    pub fn with_licenses(mut self, value: impl Into<License>) -> Self {
+        self.licenses = Some(value.into());
+        self
+    }
+    /// Sets `tier`.
+    pub fn with_tier(mut self, value: impl Into<String>) -> Self {
+        self.tier = Some(value.into());
+        self
+    }
+    /// Sets `privacyFeatures`.
+    pub fn with_privacy_features(
+        mut self,
+        value: impl Into<Vec<PrivacyFeatureRequest>>,
+    ) -> Self {
+        self.privacy_features = Some(value.into());
+        self
+    }
+}
+/// Update msp request, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateMspRequest {
+    /// `msp_label`
+    ///
+    /// Wire name `msp_label`; `string`; required.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    pub msp_label: String,
+    /// `logo_uuid`
+    ///
+    /// Wire name `logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo_uuid: Option<String>,
+    /// `alarm_notification_logo_uuid`
+    ///
+    /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alarm_notification_logo_uuid: Option<String>,
+    /// `ping_notification_logo_uuid`
+    ///
+    /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ping_notification_logo_uuid: Option<String>,
+    /// `mlisa_logo_uuid`
+    ///
+    /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mlisa_logo_uuid: Option<String>,
+    /// `ping_login_logo_uuid`
+    ///
+    /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ping_login_logo_uuid: Option<String>,
+    /// `default_logo_uuid`
+    ///
+    /// Wire name `default_logo_uuid`; `string`; optional; may be null.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_logo_uuid: Option<String>,
+    /// `msp_fqdn`
+    ///
+    /// Wire name `msp_fqdn`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_fqdn: Option<String>,
+    /// `contact_support_url`
+    ///
+    /// Wire name `contact_support_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact_support_url: Option<String>,
+    /// `contact_support_behavior`
+    ///
+    /// Wire name `contact_support_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact_support_behavior: Option<String>,
+    /// `open_case_url`
+    ///
+    /// Wire name `open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_case_url: Option<String>,
+    /// `open_case_behavior`
+    ///
+    /// Wire name `open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_case_behavior: Option<String>,
+    /// `my_open_case_url`
+    ///
+    /// Wire name `my_open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub my_open_case_url: Option<String>,
+    /// `my_open_case_behavior`
+    ///
+    /// Wire name `my_open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub my_open_case_behavior: Option<String>,
+    /// `change_password_url`
+    ///
+    /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change_password_url: Option<ruckus_one_runtime::Secret>,
+    /// `msp_phone`
+    ///
+    /// Wire name `msp_phone`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_phone: Option<String>,
+    /// `msp_email`
+    ///
+    /// Wire name `msp_email`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_email: Option<String>,
+    /// `msp_website`
+    ///
+    /// Wire name `msp_website`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_website: Option<String>,
+    /// `mspLogoFileDataList`
+    ///
+    /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(
+        rename = "mspLogoFileDataList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
+    /// `preferredWisprProvider`
+    ///
+    /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
+    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
+    #[serde(
+        rename = "preferredWisprProvider",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preferred_wispr_provider: Option<PreferredWisprProvider>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateMspRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(msp_label: String) -> Self {
+        Self {
+            msp_label,
+            logo_uuid: None,
+            alarm_notification_logo_uuid: None,
+            ping_notification_logo_uuid: None,
+            mlisa_logo_uuid: None,
+            ping_login_logo_uuid: None,
+            default_logo_uuid: None,
+            msp_fqdn: None,
+            contact_support_url: None,
+            contact_support_behavior: None,
+            open_case_url: None,
+            open_case_behavior: None,
+            my_open_case_url: None,
+            my_open_case_behavior: None,
+            change_password_url: None,
+            msp_phone: None,
+            msp_email: None,
+            msp_website: None,
+            msp_logo_file_data_list: None,
+            preferred_wispr_provider: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `logo_uuid`.
+    pub fn with_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `alarm_notification_logo_uuid`.
+    pub fn with_alarm_notification_logo_uuid(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.alarm_notification_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `ping_notification_logo_uuid`.
+    pub fn with_ping_notification_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.ping_notification_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `mlisa_logo_uuid`.
+    pub fn with_mlisa_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.mlisa_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `ping_login_logo_uuid`.
+    pub fn with_ping_login_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.ping_login_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `default_logo_uuid`.
+    pub fn with_default_logo_uuid(mut self, value: impl Into<String>) -> Self {
+        self.default_logo_uuid = Some(value.into());
+        self
+    }
+    /// Sets `msp_fqdn`.
+    pub fn with_msp_fqdn(mut self, value: impl Into<String>) -> Self {
+        self.msp_fqdn = Some(value.into());
+        self
+    }
+    /// Sets `contact_support_url`.
+    pub fn with_contact_support_url(mut self, value: impl Into<String>) -> Self {
+        self.contact_support_url = Some(value.into());
+        self
+    }
+    /// Sets `contact_support_behavior`.
+    pub fn with_contact_support_behavior(mut self, value: impl Into<String>) -> Self {
+        self.contact_support_behavior = Some(value.into());
+        self
+    }
+    /// Sets `open_case_url`.
+    pub fn with_open_case_url(mut self, value: impl Into<String>) -> Self {
+        self.open_case_url = Some(value.into());
+        self
+    }
+    /// Sets `open_case_behavior`.
+    pub fn with_open_case_behavior(mut self, value: impl Into<String>) -> Self {
+        self.open_case_behavior = Some(value.into());
+        self
+    }
+    /// Sets `my_open_case_url`.
+    pub fn with_my_open_case_url(mut self, value: impl Into<String>) -> Self {
+        self.my_open_case_url = Some(value.into());
+        self
+    }
+    /// Sets `my_open_case_behavior`.
+    pub fn with_my_open_case_behavior(mut self, value: impl Into<String>) -> Self {
+        self.my_open_case_behavior = Some(value.into());
+        self
+    }
+    /// Sets `change_password_url`.
+    pub fn with_change_password_url(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.change_password_url = Some(value.into());
+        self
+    }
+    /// Sets `msp_phone`.
+    pub fn with_msp_phone(mut self, value: impl Into<String>) -> Self {
+        self.msp_phone = Some(value.into());
+        self
+    }
+    /// Sets `msp_email`.
+    pub fn with_msp_email(mut self, value: impl Into<String>) -> Self {
+        self.msp_email = Some(value.into());
+        self
+    }
+    /// Sets `msp_website`.
+    pub fn with_msp_website(mut self, value: impl Into<String>) -> Self {
+        self.msp_website = Some(value.into());
+        self
+    }
+    /// Sets `mspLogoFileDataList`.
+    pub fn with_msp_logo_file_data_list(
+        mut self,
+        value: impl Into<Vec<MspLogoFileData>>,
+    ) -> Self {
+        self.msp_logo_file_data_list = Some(value.into());
+        self
+    }
+    /// Sets `preferredWisprProvider`.
+    pub fn with_preferred_wispr_provider(
+        mut self,
+        value: impl Into<PreferredWisprProvider>,
+    ) -> Self {
+        self.preferred_wispr_provider = Some(value.into());
+        self
+    }
+}
 /// tenants: the 68 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().tenants()`; each method returns a request builder, and nothing
@@ -506,7 +8830,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `MspEcAccountView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
@@ -522,7 +8846,7 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateMspEcRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -530,7 +8854,7 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant(
         &self,
         tenant_id: &str,
-        body: &impl serde::Serialize,
+        body: &UpdateMspEcRequest,
     ) -> UpdateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -561,12 +8885,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /tenants` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `AddTenantRequestHolder`
+    /// - Response 202: `ResponseBov2` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    pub fn create_tenant(&self, body: &impl serde::Serialize) -> CreateTenant<'a> {
+    pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
         CreateTenant { req }
@@ -593,7 +8917,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/{tenantId}/tenantDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `MspEcDelegationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
@@ -609,15 +8933,15 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenants/{tenantId}/tenantDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `AssignMspEcListRequest`
+    /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
-        body: &impl serde::Serialize,
+        body: &AssignMspEcListRequest,
     ) -> UpdateTenantDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -632,13 +8956,13 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenants/{tenantId}/invitations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `EmailInvitation`
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
-        body: &impl serde::Serialize,
+        body: &EmailInvitation,
     ) -> ResendTenantInvitation<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -653,7 +8977,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/{tenantId}/admins` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
@@ -670,7 +8994,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `MspEcAdminView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn get_tenant_admin(
@@ -691,14 +9015,14 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateMspEcAdminRequest`
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_admin(
         &self,
         tenant_id: &str,
         admin_id: &str,
-        body: &impl serde::Serialize,
+        body: &UpdateMspEcAdminRequest,
     ) -> UpdateTenantAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -733,7 +9057,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/{tenantId}/adminDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<MspAdminRole>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn list_tenant_admin_delegations(
@@ -752,7 +9076,7 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenants/{tenantId}/adminDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AssignedMspAdminsRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -760,7 +9084,7 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
-        body: &impl serde::Serialize,
+        body: &AssignedMspAdminsRequest,
     ) -> UpdateTenantAdminDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -777,7 +9101,7 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<MspEcAccountView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_activation(
@@ -796,7 +9120,7 @@ impl<'a> TenantsClient<'a> {
     /// `DELETE /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<MspEcAccountView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn delete_tenant_activation(
@@ -815,7 +9139,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn get_tenant_support_status(
@@ -834,7 +9158,7 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_support_status(
@@ -853,7 +9177,7 @@ impl<'a> TenantsClient<'a> {
     /// `DELETE /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn delete_tenant_support_status(
@@ -871,7 +9195,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `GET /brandings` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `MspView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListBrandings::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn list_brandings(&self) -> ListBrandings<'a> {
@@ -882,12 +9206,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `PUT /brandings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateMspRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    pub fn update_brandings(&self, body: &impl serde::Serialize) -> UpdateBrandings<'a> {
+    pub fn update_brandings(&self, body: &UpdateMspRequest) -> UpdateBrandings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_BRANDINGS,
@@ -900,12 +9224,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /brandings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateMspRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    pub fn create_branding(&self, body: &impl serde::Serialize) -> CreateBranding<'a> {
+    pub fn create_branding(&self, body: &UpdateMspRequest) -> CreateBranding<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_BRANDING,
@@ -918,14 +9242,14 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /logoFiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `UpdateMspRequest`
+    /// - Response 200: `ResponseBo`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLogoFile::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     ///
     /// Notes:
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
-    pub fn create_logo_file(&self, body: &impl serde::Serialize) -> CreateLogoFile<'a> {
+    pub fn create_logo_file(&self, body: &UpdateMspRequest) -> CreateLogoFile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_LOGO_FILE,
@@ -939,8 +9263,8 @@ impl<'a> TenantsClient<'a> {
     /// `GET /logoFiles/{fileId}` on the `network` API.
     ///
     /// - Path parameter `fileId`: Identifier of the logo file.
-    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, optional, builder method `body`): `UpdateMspRequest`
+    /// - Response 200: `ResponseBo`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLogoFile::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
@@ -955,14 +9279,14 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /firmwareUpgradeSchedules` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `FirmwareUpgradeRequest`
+    /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn create_firmware_upgrade_schedule(
         &self,
-        body: &impl serde::Serialize,
+        body: &FirmwareUpgradeRequest,
     ) -> CreateFirmwareUpgradeSchedule<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -978,14 +9302,14 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `PATCH /tenantDelegations` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `AssignMspEcToMultipleTechPartners`
+    /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn patch_tenant_delegations(
         &self,
-        body: &impl serde::Serialize,
+        body: &AssignMspEcToMultipleTechPartners,
     ) -> PatchTenantDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -999,14 +9323,14 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `PATCH /adminDelegations` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `MspAdminRequest`
+    /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn patch_admin_delegations(
         &self,
-        body: &impl serde::Serialize,
+        body: &MspAdminRequest,
     ) -> PatchAdminDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1020,7 +9344,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `GET /tenants/self` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `Tenant`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
     pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
@@ -1030,12 +9354,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /tenants/notificationRecipients` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `NotificationRecipientRbacdto`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_tenant_notification_recipient(
         &self,
-        body: &impl serde::Serialize,
+        body: &NotificationRecipientRbacdto,
     ) -> CreateTenantNotificationRecipient<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1097,12 +9421,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /tenants/mobilePushNotifications` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `MobilePushNotificationEndpoint`
+    /// - Response 200: `OperationResponseMobilePushNotificationEndpoint`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
     pub fn create_tenant_mobile_push_notification(
         &self,
-        body: &impl serde::Serialize,
+        body: &MobilePushNotificationEndpoint,
     ) -> CreateTenantMobilePushNotification<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1141,7 +9465,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `GET /tenants/betaFeatures` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `BetaFeatureResponse`
     pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1154,11 +9478,11 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `PUT /tenants/betaFeatures` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `BetaFeatureRequest`
+    /// - Response 200: `BetaFeatureResponse`
     pub fn update_tenant_beta_features(
         &self,
-        body: &impl serde::Serialize,
+        body: &BetaFeatureRequest,
     ) -> UpdateTenantBetaFeatures<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1172,7 +9496,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `GET /tenants/privacySettings` on the `network` API.
     ///
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
     pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1186,12 +9510,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /tenants/privacySettings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `TenantPrivacyFeatureRequest`
+    /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
     pub fn create_tenant_privacy_settings(
         &self,
-        body: &impl serde::Serialize,
+        body: &TenantPrivacyFeatureRequest,
     ) -> CreateTenantPrivacySettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1205,12 +9529,12 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `PATCH /tenants/privacySettings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `TenantPrivacyFeatureRequest`
+    /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
     pub fn patch_tenant_privacy_settings(
         &self,
-        body: &impl serde::Serialize,
+        body: &TenantPrivacyFeatureRequest,
     ) -> PatchTenantPrivacySettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1249,11 +9573,11 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `PUT /admins` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AdminView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn update_admins(&self, body: &impl serde::Serialize) -> UpdateAdmins<'a> {
+    pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
         UpdateAdmins { req }
@@ -1262,11 +9586,11 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `POST /admins` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AdminView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_admin(&self, body: &impl serde::Serialize) -> CreateAdmin<'a> {
+    pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
         CreateAdmin { req }
@@ -1306,7 +9630,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `AdminView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
     pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
@@ -1904,14 +10228,14 @@ impl<'a> GetTenant<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<MspEcAccountView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<MspEcAccountView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2141,16 +10465,13 @@ impl<'a> CreateTenant<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ResponseBov2, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ResponseBov2>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
@@ -2319,14 +10640,16 @@ impl<'a> ListTenantDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<MspEcDelegationResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<MspEcDelegationResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2390,16 +10713,13 @@ impl<'a> UpdateTenantDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
@@ -2518,16 +10838,13 @@ impl<'a> ListTenantAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -2589,14 +10906,14 @@ impl<'a> GetTenantAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<MspEcAdminView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<MspEcAdminView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2754,14 +11071,14 @@ impl<'a> ListTenantAdminDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<MspAdminRole>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<MspAdminRole>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2908,14 +11225,14 @@ impl<'a> UpdateTenantActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2979,14 +11296,14 @@ impl<'a> DeleteTenantActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3050,16 +11367,13 @@ impl<'a> GetTenantSupportStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3121,16 +11435,13 @@ impl<'a> UpdateTenantSupportStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3192,16 +11503,13 @@ impl<'a> DeleteTenantSupportStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3263,16 +11571,13 @@ impl<'a> ListBrandings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<MspView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<MspView>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3500,16 +11805,13 @@ impl<'a> CreateLogoFile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ResponseBo, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ResponseBo>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3556,7 +11858,7 @@ impl<'a> GetLogoFile<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
+    pub fn body(mut self, body: &UpdateMspRequest) -> Self {
         self.req.json(body);
         self
     }
@@ -3576,16 +11878,13 @@ impl<'a> GetLogoFile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ResponseBo, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ResponseBo>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3647,16 +11946,13 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
@@ -3728,16 +12024,13 @@ impl<'a> PatchTenantDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
@@ -3809,16 +12102,13 @@ impl<'a> PatchAdminDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
@@ -3890,16 +12180,13 @@ impl<'a> GetSelfTenant<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Tenant, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Tenant>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -4185,14 +12472,19 @@ impl<'a> CreateTenantMobilePushNotification<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        OperationResponseMobilePushNotificationEndpoint,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<OperationResponseMobilePushNotificationEndpoint>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4333,14 +12625,14 @@ impl<'a> GetTenantBetaFeatures<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<BetaFeatureResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<BetaFeatureResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4383,14 +12675,14 @@ impl<'a> UpdateTenantBetaFeatures<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<BetaFeatureResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<BetaFeatureResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4454,14 +12746,16 @@ impl<'a> GetTenantPrivacySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4525,14 +12819,16 @@ impl<'a> CreateTenantPrivacySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4596,14 +12892,16 @@ impl<'a> PatchTenantPrivacySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5064,16 +13362,13 @@ impl<'a> GetAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<AdminView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<AdminView>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }

@@ -32,6 +32,31 @@ pub struct AccessPoint {
     /// Wire name `tags`; `array<string>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `deviceGps`
+    ///
+    /// Wire name `deviceGps`; `DeviceGps`; optional.
+    #[serde(rename = "deviceGps", default, skip_serializing_if = "Option::is_none")]
+    pub device_gps: Option<super::common::DeviceGps>,
+    /// `loginPassword`
+    ///
+    /// Wire name `loginPassword`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(rename = "loginPassword", default, skip_serializing_if = "Option::is_none")]
+    pub login_password: Option<ruckus_one_runtime::Secret>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; default: null; max_length: 64; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -43,6 +68,11 @@ impl AccessPoint {
             bss_coloring: None,
             client_admission_control: None,
             tags: None,
+            description: None,
+            device_gps: None,
+            login_password: None,
+            model: None,
+            name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -62,6 +92,37 @@ impl AccessPoint {
     /// Sets `tags`.
     pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
         self.tags = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `deviceGps`.
+    pub fn with_device_gps(
+        mut self,
+        value: impl Into<super::common::DeviceGps>,
+    ) -> Self {
+        self.device_gps = Some(value.into());
+        self
+    }
+    /// Sets `loginPassword`.
+    pub fn with_login_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.login_password = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }
@@ -273,16 +334,19 @@ pub struct ApCompatibilityPage {
     /// Compatibility entries of this page.
     ///
     /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of entries over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -329,21 +393,25 @@ pub struct ApNeighborPage {
     /// Neighbors of this page.
     ///
     /// Wire name `neighbors`; array of raw JSON, shape not shown: The fields of a neighbor are not typed here.; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of neighbors over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -382,7 +450,11892 @@ impl ApNeighborPage {
         self
     }
 }
-/// wireless aps: the 79 operations of this area of the Network management API.
+/// Ap antenna type settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApAntennaTypeSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApAntennaTypeSettings {
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApAntennaTypeSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApAntennaTypeSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap bss coloring settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApBssColoringSettings {
+    /// `bssColoringEnabled`
+    ///
+    /// Wire name `bssColoringEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
+    #[serde(
+        rename = "bssColoringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bss_coloring_enabled: Option<bool>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApBssColoringSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            bss_coloring_enabled: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bssColoringEnabled`.
+    pub fn with_bss_coloring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.bss_coloring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap capabilities, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApCapabilities {
+    /// `allowCbandCountry`
+    ///
+    /// Wire name `allowCbandCountry`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "allowCbandCountry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_cband_country: Option<Vec<String>>,
+    /// `allowDfsCountry`
+    ///
+    /// Wire name `allowDfsCountry`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "allowDfsCountry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_dfs_country: Option<Vec<String>>,
+    /// `bandCombinationCapabilities`
+    ///
+    /// Wire name `bandCombinationCapabilities`; `array<ApCapabilitiesBandCombinationCapabilities>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "bandCombinationCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub band_combination_capabilities: Option<
+        Vec<ApCapabilitiesBandCombinationCapabilities>,
+    >,
+    /// `canSupportCellular`
+    ///
+    /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "canSupportCellular",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub can_support_cellular: Option<bool>,
+    /// `canSupportLacp`
+    ///
+    /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "canSupportLacp", default, skip_serializing_if = "Option::is_none")]
+    pub can_support_lacp: Option<bool>,
+    /// `canSupportPoeMode`
+    ///
+    /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "canSupportPoeMode",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub can_support_poe_mode: Option<bool>,
+    /// `canSupportPoeOut`
+    ///
+    /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "canSupportPoeOut",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub can_support_poe_out: Option<bool>,
+    /// `capabilityScore`
+    ///
+    /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "capabilityScore",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub capability_score: Option<i64>,
+    /// `defaultBandCombination`
+    ///
+    /// Wire name `defaultBandCombination`; `ApCapabilitiesDefaultBandCombination`; optional; default: null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "defaultBandCombination",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_band_combination: Option<ApCapabilitiesDefaultBandCombination>,
+    /// `externalAntenna`
+    ///
+    /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "externalAntenna",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_antenna: Option<super::common::ExternalAntenna>,
+    /// `has160MHzChannelBandwidth`
+    ///
+    /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "has160MHzChannelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub has160_m_hz_channel_bandwidth: Option<bool>,
+    /// `isOutdoor`
+    ///
+    /// Wire name `isOutdoor`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "isOutdoor", default, skip_serializing_if = "Option::is_none")]
+    pub is_outdoor: Option<bool>,
+    /// `lanPortPictureDownloadUrl`
+    ///
+    /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "lanPortPictureDownloadUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lan_port_picture_download_url: Option<String>,
+    /// `lanPorts`
+    ///
+    /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "lanPorts", default, skip_serializing_if = "Option::is_none")]
+    pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
+    /// `ledOn`
+    ///
+    /// Wire name `ledOn`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "ledOn", default, skip_serializing_if = "Option::is_none")]
+    pub led_on: Option<bool>,
+    /// `lldpAdInterval`
+    ///
+    /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "lldpAdInterval", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_ad_interval: Option<i64>,
+    /// `lldpEnable`
+    ///
+    /// Wire name `lldpEnable`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_enable: Option<bool>,
+    /// `lldpHoldTime`
+    ///
+    /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "lldpHoldTime", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_hold_time: Option<i64>,
+    /// `lldpMgmtEnable`
+    ///
+    /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "lldpMgmtEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_mgmt_enable: Option<bool>,
+    /// `maxChannelization24G`
+    ///
+    /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "maxChannelization24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_channelization24_g: Option<i64>,
+    /// `maxChannelization5G`
+    ///
+    /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "maxChannelization5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_channelization5_g: Option<i64>,
+    /// `maxChannelization6G`
+    ///
+    /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "maxChannelization6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_channelization6_g: Option<i64>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `pictureDownloadUrl`
+    ///
+    /// Wire name `pictureDownloadUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "pictureDownloadUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub picture_download_url: Option<String>,
+    /// `poeModeCapabilities`
+    ///
+    /// Wire name `poeModeCapabilities`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "poeModeCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub poe_mode_capabilities: Option<Vec<String>>,
+    /// `primaryWanRecoveryTimer`
+    ///
+    /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "primaryWanRecoveryTimer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub primary_wan_recovery_timer: Option<i64>,
+    /// `requireOneEnabledTrunkPort`
+    ///
+    /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "requireOneEnabledTrunkPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub require_one_enabled_trunk_port: Option<bool>,
+    /// `simCardPrimaryApn`
+    ///
+    /// Wire name `simCardPrimaryApn`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardPrimaryApn",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_apn: Option<String>,
+    /// `simCardPrimaryCellularNetworkSelection`
+    ///
+    /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardPrimaryCellularNetworkSelection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_cellular_network_selection: Option<String>,
+    /// `simCardPrimaryEnabled`
+    ///
+    /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardPrimaryEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_enabled: Option<bool>,
+    /// `simCardPrimaryRoaming`
+    ///
+    /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardPrimaryRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_roaming: Option<bool>,
+    /// `simCardSecondaryApn`
+    ///
+    /// Wire name `simCardSecondaryApn`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardSecondaryApn",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_apn: Option<String>,
+    /// `simCardSecondaryCellularNetworkSelection`
+    ///
+    /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardSecondaryCellularNetworkSelection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_cellular_network_selection: Option<String>,
+    /// `simCardSecondaryEnabled`
+    ///
+    /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardSecondaryEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_enabled: Option<bool>,
+    /// `simCardSecondaryRoaming`
+    ///
+    /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "simCardSecondaryRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_roaming: Option<bool>,
+    /// `support11AX`
+    ///
+    /// Wire name `support11AX`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "support11AX", default, skip_serializing_if = "Option::is_none")]
+    pub support11_ax: Option<bool>,
+    /// `supportApStickyClientSteering`
+    ///
+    /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "supportApStickyClientSteering",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_ap_sticky_client_steering: Option<bool>,
+    /// `supportBandCombination`
+    ///
+    /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "supportBandCombination",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_band_combination: Option<bool>,
+    /// `supportChannel144`
+    ///
+    /// Wire name `supportChannel144`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "supportChannel144",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_channel144: Option<bool>,
+    /// `supportDual5gMode`
+    ///
+    /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "supportDual5gMode",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_dual5g_mode: Option<bool>,
+    /// `supportMesh`
+    ///
+    /// Wire name `supportMesh`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
+    pub support_mesh: Option<bool>,
+    /// `supportTriRadio`
+    ///
+    /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(
+        rename = "supportTriRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_tri_radio: Option<bool>,
+    /// `version`
+    ///
+    /// Wire name `version`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// `wanConnection`
+    ///
+    /// Wire name `wanConnection`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
+    #[serde(rename = "wanConnection", default, skip_serializing_if = "Option::is_none")]
+    pub wan_connection: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApCapabilities {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allow_cband_country: None,
+            allow_dfs_country: None,
+            band_combination_capabilities: None,
+            can_support_cellular: None,
+            can_support_lacp: None,
+            can_support_poe_mode: None,
+            can_support_poe_out: None,
+            capability_score: None,
+            default_band_combination: None,
+            external_antenna: None,
+            has160_m_hz_channel_bandwidth: None,
+            is_outdoor: None,
+            lan_port_picture_download_url: None,
+            lan_ports: None,
+            led_on: None,
+            lldp_ad_interval: None,
+            lldp_enable: None,
+            lldp_hold_time: None,
+            lldp_mgmt_enable: None,
+            max_channelization24_g: None,
+            max_channelization5_g: None,
+            max_channelization6_g: None,
+            model: None,
+            picture_download_url: None,
+            poe_mode_capabilities: None,
+            primary_wan_recovery_timer: None,
+            require_one_enabled_trunk_port: None,
+            sim_card_primary_apn: None,
+            sim_card_primary_cellular_network_selection: None,
+            sim_card_primary_enabled: None,
+            sim_card_primary_roaming: None,
+            sim_card_secondary_apn: None,
+            sim_card_secondary_cellular_network_selection: None,
+            sim_card_secondary_enabled: None,
+            sim_card_secondary_roaming: None,
+            support11_ax: None,
+            support_ap_sticky_client_steering: None,
+            support_band_combination: None,
+            support_channel144: None,
+            support_dual5g_mode: None,
+            support_mesh: None,
+            support_tri_radio: None,
+            version: None,
+            wan_connection: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowCbandCountry`.
+    pub fn with_allow_cband_country(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.allow_cband_country = Some(value.into());
+        self
+    }
+    /// Sets `allowDfsCountry`.
+    pub fn with_allow_dfs_country(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.allow_dfs_country = Some(value.into());
+        self
+    }
+    /// Sets `bandCombinationCapabilities`.
+    pub fn with_band_combination_capabilities(
+        mut self,
+        value: impl Into<Vec<ApCapabilitiesBandCombinationCapabilities>>,
+    ) -> Self {
+        self.band_combination_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `canSupportCellular`.
+    pub fn with_can_support_cellular(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_cellular = Some(value.into());
+        self
+    }
+    /// Sets `canSupportLacp`.
+    pub fn with_can_support_lacp(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_lacp = Some(value.into());
+        self
+    }
+    /// Sets `canSupportPoeMode`.
+    pub fn with_can_support_poe_mode(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_poe_mode = Some(value.into());
+        self
+    }
+    /// Sets `canSupportPoeOut`.
+    pub fn with_can_support_poe_out(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_poe_out = Some(value.into());
+        self
+    }
+    /// Sets `capabilityScore`.
+    pub fn with_capability_score(mut self, value: impl Into<i64>) -> Self {
+        self.capability_score = Some(value.into());
+        self
+    }
+    /// Sets `defaultBandCombination`.
+    pub fn with_default_band_combination(
+        mut self,
+        value: impl Into<ApCapabilitiesDefaultBandCombination>,
+    ) -> Self {
+        self.default_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `externalAntenna`.
+    pub fn with_external_antenna(
+        mut self,
+        value: impl Into<super::common::ExternalAntenna>,
+    ) -> Self {
+        self.external_antenna = Some(value.into());
+        self
+    }
+    /// Sets `has160MHzChannelBandwidth`.
+    pub fn with_has160_m_hz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
+        self.has160_m_hz_channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `isOutdoor`.
+    pub fn with_is_outdoor(mut self, value: impl Into<bool>) -> Self {
+        self.is_outdoor = Some(value.into());
+        self
+    }
+    /// Sets `lanPortPictureDownloadUrl`.
+    pub fn with_lan_port_picture_download_url(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.lan_port_picture_download_url = Some(value.into());
+        self
+    }
+    /// Sets `lanPorts`.
+    pub fn with_lan_ports(
+        mut self,
+        value: impl Into<Vec<super::common::CapabilitiesLanPort>>,
+    ) -> Self {
+        self.lan_ports = Some(value.into());
+        self
+    }
+    /// Sets `ledOn`.
+    pub fn with_led_on(mut self, value: impl Into<bool>) -> Self {
+        self.led_on = Some(value.into());
+        self
+    }
+    /// Sets `lldpAdInterval`.
+    pub fn with_lldp_ad_interval(mut self, value: impl Into<i64>) -> Self {
+        self.lldp_ad_interval = Some(value.into());
+        self
+    }
+    /// Sets `lldpEnable`.
+    pub fn with_lldp_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_enable = Some(value.into());
+        self
+    }
+    /// Sets `lldpHoldTime`.
+    pub fn with_lldp_hold_time(mut self, value: impl Into<i64>) -> Self {
+        self.lldp_hold_time = Some(value.into());
+        self
+    }
+    /// Sets `lldpMgmtEnable`.
+    pub fn with_lldp_mgmt_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_mgmt_enable = Some(value.into());
+        self
+    }
+    /// Sets `maxChannelization24G`.
+    pub fn with_max_channelization24_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization24_g = Some(value.into());
+        self
+    }
+    /// Sets `maxChannelization5G`.
+    pub fn with_max_channelization5_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization5_g = Some(value.into());
+        self
+    }
+    /// Sets `maxChannelization6G`.
+    pub fn with_max_channelization6_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization6_g = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `pictureDownloadUrl`.
+    pub fn with_picture_download_url(mut self, value: impl Into<String>) -> Self {
+        self.picture_download_url = Some(value.into());
+        self
+    }
+    /// Sets `poeModeCapabilities`.
+    pub fn with_poe_mode_capabilities(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.poe_mode_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `primaryWanRecoveryTimer`.
+    pub fn with_primary_wan_recovery_timer(mut self, value: impl Into<i64>) -> Self {
+        self.primary_wan_recovery_timer = Some(value.into());
+        self
+    }
+    /// Sets `requireOneEnabledTrunkPort`.
+    pub fn with_require_one_enabled_trunk_port(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.require_one_enabled_trunk_port = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryApn`.
+    pub fn with_sim_card_primary_apn(mut self, value: impl Into<String>) -> Self {
+        self.sim_card_primary_apn = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryCellularNetworkSelection`.
+    pub fn with_sim_card_primary_cellular_network_selection(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.sim_card_primary_cellular_network_selection = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryEnabled`.
+    pub fn with_sim_card_primary_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_primary_enabled = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryRoaming`.
+    pub fn with_sim_card_primary_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_primary_roaming = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryApn`.
+    pub fn with_sim_card_secondary_apn(mut self, value: impl Into<String>) -> Self {
+        self.sim_card_secondary_apn = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryCellularNetworkSelection`.
+    pub fn with_sim_card_secondary_cellular_network_selection(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.sim_card_secondary_cellular_network_selection = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryEnabled`.
+    pub fn with_sim_card_secondary_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_secondary_enabled = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryRoaming`.
+    pub fn with_sim_card_secondary_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_secondary_roaming = Some(value.into());
+        self
+    }
+    /// Sets `support11AX`.
+    pub fn with_support11_ax(mut self, value: impl Into<bool>) -> Self {
+        self.support11_ax = Some(value.into());
+        self
+    }
+    /// Sets `supportApStickyClientSteering`.
+    pub fn with_support_ap_sticky_client_steering(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.support_ap_sticky_client_steering = Some(value.into());
+        self
+    }
+    /// Sets `supportBandCombination`.
+    pub fn with_support_band_combination(mut self, value: impl Into<bool>) -> Self {
+        self.support_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `supportChannel144`.
+    pub fn with_support_channel144(mut self, value: impl Into<bool>) -> Self {
+        self.support_channel144 = Some(value.into());
+        self
+    }
+    /// Sets `supportDual5gMode`.
+    pub fn with_support_dual5g_mode(mut self, value: impl Into<bool>) -> Self {
+        self.support_dual5g_mode = Some(value.into());
+        self
+    }
+    /// Sets `supportMesh`.
+    pub fn with_support_mesh(mut self, value: impl Into<bool>) -> Self {
+        self.support_mesh = Some(value.into());
+        self
+    }
+    /// Sets `supportTriRadio`.
+    pub fn with_support_tri_radio(mut self, value: impl Into<bool>) -> Self {
+        self.support_tri_radio = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `wanConnection`.
+    pub fn with_wan_connection(mut self, value: impl Into<String>) -> Self {
+        self.wan_connection = Some(value.into());
+        self
+    }
+}
+/// Ap capabilities band combination capabilities: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApCapabilitiesBandCombinationCapabilities {
+    /// `DUAL`
+    Dual,
+    /// `TRIPLE`
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApCapabilitiesBandCombinationCapabilities {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApCapabilitiesBandCombinationCapabilities {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApCapabilitiesBandCombinationCapabilities {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApCapabilitiesBandCombinationCapabilities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCapabilitiesBandCombinationCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap capabilities default band combination: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApCapabilitiesDefaultBandCombination {
+    /// `DUAL`
+    Dual,
+    /// `TRIPLE`
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApCapabilitiesDefaultBandCombination {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApCapabilitiesDefaultBandCombination {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApCapabilitiesDefaultBandCombination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApCapabilitiesDefaultBandCombination {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCapabilitiesDefaultBandCombination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap client, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApClient {
+    /// `status`
+    ///
+    /// Wire name `status`; `ApClientStatus`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
+    #[serde(default)]
+    pub status: Option<ApClientStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApClient {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<ApClientStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Ap client status: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApClientStatus {
+    /// `DISCONNECTED`
+    Disconnected,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApClientStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disconnected => "DISCONNECTED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApClientStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISCONNECTED" => Self::Disconnected,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApClientStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApClientStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApClientStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap dhcp settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApDhcpSettings {
+    /// `dhcpApRole`
+    ///
+    /// Wire name `dhcpApRole`; `ApDhcpSettingsDhcpApRole`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
+    #[serde(rename = "dhcpApRole", default)]
+    pub dhcp_ap_role: Option<ApDhcpSettingsDhcpApRole>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required; max_length: 12; min_length: 12.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApDhcpSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String) -> Self {
+        Self {
+            dhcp_ap_role: None,
+            serial_number,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpApRole`.
+    pub fn with_dhcp_ap_role(
+        mut self,
+        value: impl Into<ApDhcpSettingsDhcpApRole>,
+    ) -> Self {
+        self.dhcp_ap_role = Some(value.into());
+        self
+    }
+}
+/// Ap dhcp settings dhcp ap role: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApDhcpSettingsDhcpApRole {
+    /// `PrimaryServer`
+    PrimaryServer,
+    /// `BackupServer`
+    BackupServer,
+    /// `NatGateway`
+    NatGateway,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApDhcpSettingsDhcpApRole {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::PrimaryServer => "PrimaryServer",
+            Self::BackupServer => "BackupServer",
+            Self::NatGateway => "NatGateway",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApDhcpSettingsDhcpApRole {
+    fn from(s: &str) -> Self {
+        match s {
+            "PrimaryServer" => Self::PrimaryServer,
+            "BackupServer" => Self::BackupServer,
+            "NatGateway" => Self::NatGateway,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApDhcpSettingsDhcpApRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApDhcpSettingsDhcpApRole {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDhcpSettingsDhcpApRole {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap diagnosis command, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApDiagnosisCommand {
+    /// `targetHost`
+    ///
+    /// Wire name `targetHost`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
+    #[serde(rename = "targetHost", default, skip_serializing_if = "Option::is_none")]
+    pub target_host: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `ApDiagnosisCommandType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
+    #[serde(rename = "type", default)]
+    pub type_: Option<ApDiagnosisCommandType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApDiagnosisCommand {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            target_host: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `targetHost`.
+    pub fn with_target_host(mut self, value: impl Into<String>) -> Self {
+        self.target_host = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<ApDiagnosisCommandType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Ap diagnosis command response, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApDiagnosisCommandResponse {
+    /// `response`
+    ///
+    /// Wire name `response`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApDiagnosisCommandResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<String>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Ap diagnosis command response operation response, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApDiagnosisCommandResponseOperationResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `ApDiagnosisCommandResponse`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<ApDiagnosisCommandResponse>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApDiagnosisCommandResponseOperationResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(
+        mut self,
+        value: impl Into<ApDiagnosisCommandResponse>,
+    ) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Ap diagnosis command type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApDiagnosisCommandType {
+    /// `PING`
+    Ping,
+    /// `TRACE_ROUTE`
+    TraceRoute,
+    /// `BLINK_LED`
+    BlinkLed,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApDiagnosisCommandType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ping => "PING",
+            Self::TraceRoute => "TRACE_ROUTE",
+            Self::BlinkLed => "BLINK_LED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApDiagnosisCommandType {
+    fn from(s: &str) -> Self {
+        match s {
+            "PING" => Self::Ping,
+            "TRACE_ROUTE" => Self::TraceRoute,
+            "BLINK_LED" => Self::BlinkLed,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApDiagnosisCommandType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApDiagnosisCommandType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap directed multicast settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApDirectedMulticastSettings {
+    /// `networkEnabled`
+    ///
+    /// Wire name `networkEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
+    #[serde(rename = "networkEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub network_enabled: Option<bool>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// `wiredEnabled`
+    ///
+    /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
+    #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub wired_enabled: Option<bool>,
+    /// `wirelessEnabled`
+    ///
+    /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
+    #[serde(
+        rename = "wirelessEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wireless_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApDirectedMulticastSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            network_enabled: None,
+            use_venue_settings: None,
+            wired_enabled: None,
+            wireless_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `networkEnabled`.
+    pub fn with_network_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.network_enabled = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+    /// Sets `wiredEnabled`.
+    pub fn with_wired_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wired_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wirelessEnabled`.
+    pub fn with_wireless_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wireless_enabled = Some(value.into());
+        self
+    }
+}
+/// Ap external antenna settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApExternalAntennaSettings {
+    /// `externalAntenna`
+    ///
+    /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
+    #[serde(
+        rename = "externalAntenna",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_antenna: Option<super::common::ExternalAntenna>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApExternalAntennaSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            external_antenna: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `externalAntenna`.
+    pub fn with_external_antenna(
+        mut self,
+        value: impl Into<super::common::ExternalAntenna>,
+    ) -> Self {
+        self.external_antenna = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap floor position, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApFloorPosition {
+    /// `xPercent`
+    ///
+    /// Wire name `xPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
+    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
+    pub x_percent: Option<f64>,
+    /// `yPercent`
+    ///
+    /// Wire name `yPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
+    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
+    pub y_percent: Option<f64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApFloorPosition {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            x_percent: None,
+            y_percent: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+}
+/// Ap group, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApGroup {
+    /// `apSerialNumbers`
+    ///
+    /// Wire name `apSerialNumbers`; `array<ApSerialNumber>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
+    #[serde(
+        rename = "apSerialNumbers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_serial_numbers: Option<Vec<ApSerialNumber>>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
+    pub name: String,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApGroup {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            ap_serial_numbers: None,
+            description: None,
+            id: None,
+            name,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(
+        mut self,
+        value: impl Into<Vec<ApSerialNumber>>,
+    ) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Ap iot settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApIotSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApIotSettings {
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApIotSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApIotSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap lan port specific settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApLanPortSpecificSettings {
+    /// `poeMode`
+    ///
+    /// Wire name `poeMode`; `ApLanPortSpecificSettingsPoeMode`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
+    #[serde(rename = "poeMode", default, skip_serializing_if = "Option::is_none")]
+    pub poe_mode: Option<ApLanPortSpecificSettingsPoeMode>,
+    /// `poeOut`
+    ///
+    /// Wire name `poeOut`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
+    #[serde(rename = "poeOut", default, skip_serializing_if = "Option::is_none")]
+    pub poe_out: Option<bool>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApLanPortSpecificSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            poe_mode: None,
+            poe_out: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `poeMode`.
+    pub fn with_poe_mode(
+        mut self,
+        value: impl Into<ApLanPortSpecificSettingsPoeMode>,
+    ) -> Self {
+        self.poe_mode = Some(value.into());
+        self
+    }
+    /// Sets `poeOut`.
+    pub fn with_poe_out(mut self, value: impl Into<bool>) -> Self {
+        self.poe_out = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap lan port specific settings poe mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApLanPortSpecificSettingsPoeMode {
+    /// `Auto`
+    Auto,
+    /// `802.3af`
+    V8023af,
+    /// `802.3at`
+    V8023at,
+    /// `802.3bt-Class_5`
+    V8023btClass5,
+    /// `802.3bt-Class_6`
+    V8023btClass6,
+    /// `802.3bt-Class_7`
+    V8023btClass7,
+    /// `802.3bt-Class_8`
+    V8023btClass8,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApLanPortSpecificSettingsPoeMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::V8023af => "802.3af",
+            Self::V8023at => "802.3at",
+            Self::V8023btClass5 => "802.3bt-Class_5",
+            Self::V8023btClass6 => "802.3bt-Class_6",
+            Self::V8023btClass7 => "802.3bt-Class_7",
+            Self::V8023btClass8 => "802.3bt-Class_8",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApLanPortSpecificSettingsPoeMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "802.3af" => Self::V8023af,
+            "802.3at" => Self::V8023at,
+            "802.3bt-Class_5" => Self::V8023btClass5,
+            "802.3bt-Class_6" => Self::V8023btClass6,
+            "802.3bt-Class_7" => Self::V8023btClass7,
+            "802.3bt-Class_8" => Self::V8023btClass8,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApLanPortSpecificSettingsPoeMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApLanPortSpecificSettingsPoeMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettingsPoeMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap led settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApLedSettings {
+    /// `ledEnabled`
+    ///
+    /// Wire name `ledEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
+    #[serde(rename = "ledEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub led_enabled: Option<bool>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApLedSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            led_enabled: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ledEnabled`.
+    pub fn with_led_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.led_enabled = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap logs, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApLogs).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApLogs {
+    /// `fileUrl`
+    ///
+    /// Wire name `fileUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLogs).
+    #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
+    pub file_url: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApLogs {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            file_url: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fileUrl`.
+    pub fn with_file_url(mut self, value: impl Into<String>) -> Self {
+        self.file_url = Some(value.into());
+        self
+    }
+}
+/// Ap management traffic vlan settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApManagementTrafficVlanSettings {
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApManagementTrafficVlanSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            use_venue_settings: None,
+            vlan_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+}
+/// Ap mesh settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApMeshSettings {
+    /// `meshMode`
+    ///
+    /// Wire name `meshMode`; `ApMeshSettingsMeshMode`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
+    #[serde(rename = "meshMode", default, skip_serializing_if = "Option::is_none")]
+    pub mesh_mode: Option<ApMeshSettingsMeshMode>,
+    /// `uplinkMacAddresses`
+    ///
+    /// Wire name `uplinkMacAddresses`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
+    #[serde(
+        rename = "uplinkMacAddresses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub uplink_mac_addresses: Option<Vec<String>>,
+    /// `uplinkMode`
+    ///
+    /// Wire name `uplinkMode`; `ApMeshSettingsUplinkMode`; optional; default: SMART.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
+    #[serde(rename = "uplinkMode", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_mode: Option<ApMeshSettingsUplinkMode>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApMeshSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mesh_mode: None,
+            uplink_mac_addresses: None,
+            uplink_mode: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `meshMode`.
+    pub fn with_mesh_mode(mut self, value: impl Into<ApMeshSettingsMeshMode>) -> Self {
+        self.mesh_mode = Some(value.into());
+        self
+    }
+    /// Sets `uplinkMacAddresses`.
+    pub fn with_uplink_mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.uplink_mac_addresses = Some(value.into());
+        self
+    }
+    /// Sets `uplinkMode`.
+    pub fn with_uplink_mode(
+        mut self,
+        value: impl Into<ApMeshSettingsUplinkMode>,
+    ) -> Self {
+        self.uplink_mode = Some(value.into());
+        self
+    }
+}
+/// Ap mesh settings mesh mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApMeshSettingsMeshMode {
+    /// `AUTO`
+    Auto,
+    /// `ROOT`
+    Root,
+    /// `MESH`
+    Mesh,
+    /// `DISABLED`
+    Disabled,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApMeshSettingsMeshMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Root => "ROOT",
+            Self::Mesh => "MESH",
+            Self::Disabled => "DISABLED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApMeshSettingsMeshMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "ROOT" => Self::Root,
+            "MESH" => Self::Mesh,
+            "DISABLED" => Self::Disabled,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApMeshSettingsMeshMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApMeshSettingsMeshMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApMeshSettingsMeshMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap mesh settings uplink mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApMeshSettingsUplinkMode {
+    /// `SMART`
+    Smart,
+    /// `MANUAL`
+    Manual,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApMeshSettingsUplinkMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Smart => "SMART",
+            Self::Manual => "MANUAL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApMeshSettingsUplinkMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "SMART" => Self::Smart,
+            "MANUAL" => Self::Manual,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApMeshSettingsUplinkMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApMeshSettingsUplinkMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApMeshSettingsUplinkMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap neighbors, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApNeighbors {
+    /// `status`
+    ///
+    /// Wire name `status`; `ApNeighborsStatus`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
+    #[serde(default)]
+    pub status: Option<ApNeighborsStatus>,
+    /// `type`
+    ///
+    /// Wire name `type`; `ApNeighborsType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
+    #[serde(rename = "type", default)]
+    pub type_: Option<ApNeighborsType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApNeighbors {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<ApNeighborsStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<ApNeighborsType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Ap neighbors status: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApNeighborsStatus {
+    /// `CURRENT`
+    Current,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApNeighborsStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Current => "CURRENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApNeighborsStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "CURRENT" => Self::Current,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApNeighborsStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApNeighborsStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNeighborsStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap neighbors type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApNeighborsType {
+    /// `RF_NEIGHBOR`
+    RfNeighbor,
+    /// `LLDP_NEIGHBOR`
+    LldpNeighbor,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApNeighborsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::RfNeighbor => "RF_NEIGHBOR",
+            Self::LldpNeighbor => "LLDP_NEIGHBOR",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApNeighborsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "RF_NEIGHBOR" => Self::RfNeighbor,
+            "LLDP_NEIGHBOR" => Self::LldpNeighbor,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApNeighborsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApNeighborsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNeighborsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap network settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApNetworkSettings {
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `ipType`
+    ///
+    /// Wire name `ipType`; `ApNetworkSettingsIpType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+    #[serde(rename = "ipType", default)]
+    pub ip_type: Option<ApNetworkSettingsIpType>,
+    /// `netmask`
+    ///
+    /// Wire name `netmask`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub netmask: Option<String>,
+    /// `primaryDnsServer`
+    ///
+    /// Wire name `primaryDnsServer`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+    #[serde(
+        rename = "primaryDnsServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub primary_dns_server: Option<String>,
+    /// `secondaryDnsServer`
+    ///
+    /// Wire name `secondaryDnsServer`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
+    #[serde(
+        rename = "secondaryDnsServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub secondary_dns_server: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApNetworkSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            gateway: None,
+            ip: None,
+            ip_type: None,
+            netmask: None,
+            primary_dns_server: None,
+            secondary_dns_server: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `ipType`.
+    pub fn with_ip_type(mut self, value: impl Into<ApNetworkSettingsIpType>) -> Self {
+        self.ip_type = Some(value.into());
+        self
+    }
+    /// Sets `netmask`.
+    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
+        self.netmask = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsServer`.
+    pub fn with_primary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_server = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsServer`.
+    pub fn with_secondary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_server = Some(value.into());
+        self
+    }
+}
+/// Ap network settings ip type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApNetworkSettingsIpType {
+    /// `DYNAMIC`
+    Dynamic,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApNetworkSettingsIpType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dynamic => "DYNAMIC",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApNetworkSettingsIpType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DYNAMIC" => Self::Dynamic,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApNetworkSettingsIpType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApNetworkSettingsIpType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap packet action, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApPacketAction {
+    /// `action`
+    ///
+    /// Wire name `action`; `ApPacketActionAction`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<ApPacketActionAction>,
+    /// `captureInterface`
+    ///
+    /// Wire name `captureInterface`; `ApPacketActionCaptureInterface`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
+    #[serde(
+        rename = "captureInterface",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub capture_interface: Option<ApPacketActionCaptureInterface>,
+    /// `frameTypeFilter`
+    ///
+    /// Wire name `frameTypeFilter`; `array<ApPacketActionFrameTypeFilter>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
+    #[serde(
+        rename = "frameTypeFilter",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub frame_type_filter: Option<Vec<ApPacketActionFrameTypeFilter>>,
+    /// `macAddressFilter`
+    ///
+    /// Wire name `macAddressFilter`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
+    #[serde(
+        rename = "macAddressFilter",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_address_filter: Option<String>,
+    /// `sessionId`
+    ///
+    /// Wire name `sessionId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
+    #[serde(rename = "sessionId", default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApPacketAction {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            action: None,
+            capture_interface: None,
+            frame_type_filter: None,
+            mac_address_filter: None,
+            session_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<ApPacketActionAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `captureInterface`.
+    pub fn with_capture_interface(
+        mut self,
+        value: impl Into<ApPacketActionCaptureInterface>,
+    ) -> Self {
+        self.capture_interface = Some(value.into());
+        self
+    }
+    /// Sets `frameTypeFilter`.
+    pub fn with_frame_type_filter(
+        mut self,
+        value: impl Into<Vec<ApPacketActionFrameTypeFilter>>,
+    ) -> Self {
+        self.frame_type_filter = Some(value.into());
+        self
+    }
+    /// Sets `macAddressFilter`.
+    pub fn with_mac_address_filter(mut self, value: impl Into<String>) -> Self {
+        self.mac_address_filter = Some(value.into());
+        self
+    }
+    /// Sets `sessionId`.
+    pub fn with_session_id(mut self, value: impl Into<String>) -> Self {
+        self.session_id = Some(value.into());
+        self
+    }
+}
+/// Ap packet action action: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApPacketActionAction {
+    /// `START`
+    Start,
+    /// `STOP`
+    Stop,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApPacketActionAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Start => "START",
+            Self::Stop => "STOP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApPacketActionAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "START" => Self::Start,
+            "STOP" => Self::Stop,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApPacketActionAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApPacketActionAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketActionAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap packet action capture interface: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApPacketActionCaptureInterface {
+    /// `RADIO24`
+    Radio24,
+    /// `RADIO50`
+    Radio50,
+    /// `RADIO50UPPER`
+    Radio50upper,
+    /// `RADIO50LOWER`
+    Radio50lower,
+    /// `RADIO60`
+    Radio60,
+    /// `ETH0`
+    Eth0,
+    /// `ETH1`
+    Eth1,
+    /// `ETH2`
+    Eth2,
+    /// `ETH3`
+    Eth3,
+    /// `ETH4`
+    Eth4,
+    /// `ETH5`
+    Eth5,
+    /// `ETH6`
+    Eth6,
+    /// `ETH7`
+    Eth7,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApPacketActionCaptureInterface {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Radio24 => "RADIO24",
+            Self::Radio50 => "RADIO50",
+            Self::Radio50upper => "RADIO50UPPER",
+            Self::Radio50lower => "RADIO50LOWER",
+            Self::Radio60 => "RADIO60",
+            Self::Eth0 => "ETH0",
+            Self::Eth1 => "ETH1",
+            Self::Eth2 => "ETH2",
+            Self::Eth3 => "ETH3",
+            Self::Eth4 => "ETH4",
+            Self::Eth5 => "ETH5",
+            Self::Eth6 => "ETH6",
+            Self::Eth7 => "ETH7",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApPacketActionCaptureInterface {
+    fn from(s: &str) -> Self {
+        match s {
+            "RADIO24" => Self::Radio24,
+            "RADIO50" => Self::Radio50,
+            "RADIO50UPPER" => Self::Radio50upper,
+            "RADIO50LOWER" => Self::Radio50lower,
+            "RADIO60" => Self::Radio60,
+            "ETH0" => Self::Eth0,
+            "ETH1" => Self::Eth1,
+            "ETH2" => Self::Eth2,
+            "ETH3" => Self::Eth3,
+            "ETH4" => Self::Eth4,
+            "ETH5" => Self::Eth5,
+            "ETH6" => Self::Eth6,
+            "ETH7" => Self::Eth7,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApPacketActionCaptureInterface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApPacketActionCaptureInterface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketActionCaptureInterface {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap packet action frame type filter: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApPacketActionFrameTypeFilter {
+    /// `MANAGEMENT`
+    Management,
+    /// `CONTROL`
+    Control,
+    /// `DATA`
+    Data,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApPacketActionFrameTypeFilter {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Management => "MANAGEMENT",
+            Self::Control => "CONTROL",
+            Self::Data => "DATA",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApPacketActionFrameTypeFilter {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANAGEMENT" => Self::Management,
+            "CONTROL" => Self::Control,
+            "DATA" => Self::Data,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApPacketActionFrameTypeFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApPacketActionFrameTypeFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketActionFrameTypeFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap packets, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApPackets {
+    /// `errorMsg`
+    ///
+    /// Wire name `errorMsg`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
+    #[serde(rename = "errorMsg", default, skip_serializing_if = "Option::is_none")]
+    pub error_msg: Option<String>,
+    /// `fileName`
+    ///
+    /// Wire name `fileName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
+    #[serde(rename = "fileName", default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    /// `fileUrl`
+    ///
+    /// Wire name `fileUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
+    #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
+    pub file_url: Option<String>,
+    /// `sessionId`
+    ///
+    /// Wire name `sessionId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
+    #[serde(rename = "sessionId", default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `ApPacketsState`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<ApPacketsState>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApPackets {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            error_msg: None,
+            file_name: None,
+            file_url: None,
+            session_id: None,
+            state: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `errorMsg`.
+    pub fn with_error_msg(mut self, value: impl Into<String>) -> Self {
+        self.error_msg = Some(value.into());
+        self
+    }
+    /// Sets `fileName`.
+    pub fn with_file_name(mut self, value: impl Into<String>) -> Self {
+        self.file_name = Some(value.into());
+        self
+    }
+    /// Sets `fileUrl`.
+    pub fn with_file_url(mut self, value: impl Into<String>) -> Self {
+        self.file_url = Some(value.into());
+        self
+    }
+    /// Sets `sessionId`.
+    pub fn with_session_id(mut self, value: impl Into<String>) -> Self {
+        self.session_id = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<ApPacketsState>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+}
+/// Ap packets state: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApPacketsState {
+    /// `IDLE`
+    Idle,
+    /// `OPERATION_TIMEOUT`
+    OperationTimeout,
+    /// `STARTING`
+    Starting,
+    /// `STARTING_TIMEOUT`
+    StartingTimeout,
+    /// `STARTING_ERROR`
+    StartingError,
+    /// `CAPTURING`
+    Capturing,
+    /// `STOPPING`
+    Stopping,
+    /// `STOPPING_TIMEOUT`
+    StoppingTimeout,
+    /// `STOPPING_ERROR`
+    StoppingError,
+    /// `READY`
+    Ready,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApPacketsState {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Idle => "IDLE",
+            Self::OperationTimeout => "OPERATION_TIMEOUT",
+            Self::Starting => "STARTING",
+            Self::StartingTimeout => "STARTING_TIMEOUT",
+            Self::StartingError => "STARTING_ERROR",
+            Self::Capturing => "CAPTURING",
+            Self::Stopping => "STOPPING",
+            Self::StoppingTimeout => "STOPPING_TIMEOUT",
+            Self::StoppingError => "STOPPING_ERROR",
+            Self::Ready => "READY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApPacketsState {
+    fn from(s: &str) -> Self {
+        match s {
+            "IDLE" => Self::Idle,
+            "OPERATION_TIMEOUT" => Self::OperationTimeout,
+            "STARTING" => Self::Starting,
+            "STARTING_TIMEOUT" => Self::StartingTimeout,
+            "STARTING_ERROR" => Self::StartingError,
+            "CAPTURING" => Self::Capturing,
+            "STOPPING" => Self::Stopping,
+            "STOPPING_TIMEOUT" => Self::StoppingTimeout,
+            "STOPPING_ERROR" => Self::StoppingError,
+            "READY" => Self::Ready,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApPacketsState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApPacketsState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketsState {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap pictures, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApPictures {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; default: null; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; default: null; max_length: 1024; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `url`
+    ///
+    /// Wire name `url`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApPictures {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            url: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `url`.
+    pub fn with_url(mut self, value: impl Into<String>) -> Self {
+        self.url = Some(value.into());
+        self
+    }
+}
+/// Ap radio24 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApRadio24GHzSettings {
+    /// `allowedChannels`
+    ///
+    /// Wire name `allowedChannels`; `array<ApRadio24GHzSettingsAllowedChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(
+        rename = "allowedChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_channels: Option<Vec<ApRadio24GHzSettingsAllowedChannels>>,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `ApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<ApRadio24GHzSettingsChannelBandwidth>,
+    /// `manualChannel`
+    ///
+    /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
+    pub manual_channel: Option<i64>,
+    /// `method`
+    ///
+    /// Wire name `method`; `ApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<ApRadio24GHzSettingsMethod>,
+    /// `operativeChannel`
+    ///
+    /// Wire name `operativeChannel`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(
+        rename = "operativeChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_channel: Option<i64>,
+    /// `operativeTxPower`
+    ///
+    /// Wire name `operativeTxPower`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(
+        rename = "operativeTxPower",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_tx_power: Option<String>,
+    /// `snr_dB`
+    ///
+    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
+    pub snr_d_b: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `ApRadio24GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<ApRadio24GHzSettingsTxPower>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApRadio24GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            manual_channel: None,
+            method: None,
+            operative_channel: None,
+            operative_tx_power: None,
+            snr_d_b: None,
+            tx_power: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(
+        mut self,
+        value: impl Into<Vec<ApRadio24GHzSettingsAllowedChannels>>,
+    ) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<ApRadio24GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `manualChannel`.
+    pub fn with_manual_channel(mut self, value: impl Into<i64>) -> Self {
+        self.manual_channel = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<ApRadio24GHzSettingsMethod>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `operativeChannel`.
+    pub fn with_operative_channel(mut self, value: impl Into<i64>) -> Self {
+        self.operative_channel = Some(value.into());
+        self
+    }
+    /// Sets `operativeTxPower`.
+    pub fn with_operative_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.operative_tx_power = Some(value.into());
+        self
+    }
+    /// Sets `snr_dB`.
+    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
+        self.snr_d_b = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<ApRadio24GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap radio24 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio24GHzSettingsAllowedChannels {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio24GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio24GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio24GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio24GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio24 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio24GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio24GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio24GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio24GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio24GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio24 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio24GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio24GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio24GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio24GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio24GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio24 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio24GHzSettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio24GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio24GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio24GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio24GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio5 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApRadio5GHzSettings {
+    /// `allowedChannels`
+    ///
+    /// Wire name `allowedChannels`; `array<ApRadio5GHzSettingsAllowedChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(
+        rename = "allowedChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_channels: Option<Vec<ApRadio5GHzSettingsAllowedChannels>>,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `ApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<ApRadio5GHzSettingsChannelBandwidth>,
+    /// `manualChannel`
+    ///
+    /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
+    pub manual_channel: Option<i64>,
+    /// `method`
+    ///
+    /// Wire name `method`; `ApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<ApRadio5GHzSettingsMethod>,
+    /// `operativeChannel`
+    ///
+    /// Wire name `operativeChannel`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(
+        rename = "operativeChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_channel: Option<i64>,
+    /// `operativeTxPower`
+    ///
+    /// Wire name `operativeTxPower`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(
+        rename = "operativeTxPower",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_tx_power: Option<String>,
+    /// `snr_dB`
+    ///
+    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
+    pub snr_d_b: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `ApRadio5GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<ApRadio5GHzSettingsTxPower>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApRadio5GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            manual_channel: None,
+            method: None,
+            operative_channel: None,
+            operative_tx_power: None,
+            snr_d_b: None,
+            tx_power: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(
+        mut self,
+        value: impl Into<Vec<ApRadio5GHzSettingsAllowedChannels>>,
+    ) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<ApRadio5GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `manualChannel`.
+    pub fn with_manual_channel(mut self, value: impl Into<i64>) -> Self {
+        self.manual_channel = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<ApRadio5GHzSettingsMethod>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `operativeChannel`.
+    pub fn with_operative_channel(mut self, value: impl Into<i64>) -> Self {
+        self.operative_channel = Some(value.into());
+        self
+    }
+    /// Sets `operativeTxPower`.
+    pub fn with_operative_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.operative_tx_power = Some(value.into());
+        self
+    }
+    /// Sets `snr_dB`.
+    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
+        self.snr_d_b = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<ApRadio5GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap radio5 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio5GHzSettingsAllowedChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio5GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio5GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio5GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio5GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio5 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio5GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio5GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio5GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio5GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio5GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio5 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio5GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio5GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio5GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio5GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio5GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio5 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio5GHzSettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio5GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio5GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio5GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio5GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApRadio6GHzSettings {
+    /// `allowedChannels`
+    ///
+    /// Wire name `allowedChannels`; `array<ApRadio6GHzSettingsAllowedChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "allowedChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_channels: Option<Vec<ApRadio6GHzSettingsAllowedChannels>>,
+    /// `bssMinRate6G`
+    ///
+    /// Wire name `bssMinRate6G`; `ApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
+    pub bss_min_rate6_g: Option<ApRadio6GHzSettingsBssMinRate6G>,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `ApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<ApRadio6GHzSettingsChannelBandwidth>,
+    /// `channelBandwidth320MhzGroup`
+    ///
+    /// Wire name `channelBandwidth320MhzGroup`; `ApRadio6GHzSettingsChannelBandwidth320MhzGroup`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "channelBandwidth320MhzGroup",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth320_mhz_group: Option<
+        ApRadio6GHzSettingsChannelBandwidth320MhzGroup,
+    >,
+    /// `enableAfc`
+    ///
+    /// Wire name `enableAfc`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
+    pub enable_afc: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `manualChannel`
+    ///
+    /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
+    pub manual_channel: Option<i64>,
+    /// `method`
+    ///
+    /// Wire name `method`; `ApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<ApRadio6GHzSettingsMethod>,
+    /// `mgmtTxRate6G`
+    ///
+    /// Wire name `mgmtTxRate6G`; `ApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
+    pub mgmt_tx_rate6_g: Option<ApRadio6GHzSettingsMgmtTxRate6G>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `operativeChannel`
+    ///
+    /// Wire name `operativeChannel`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "operativeChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_channel: Option<i64>,
+    /// `operativeTxPower`
+    ///
+    /// Wire name `operativeTxPower`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "operativeTxPower",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_tx_power: Option<String>,
+    /// `snr_dB`
+    ///
+    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
+    pub snr_d_b: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `ApRadio6GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<ApRadio6GHzSettingsTxPower>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApRadio6GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            bss_min_rate6_g: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            channel_bandwidth320_mhz_group: None,
+            enable_afc: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting: None,
+            manual_channel: None,
+            method: None,
+            mgmt_tx_rate6_g: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_uplink_rate_limiting: None,
+            operative_channel: None,
+            operative_tx_power: None,
+            snr_d_b: None,
+            tx_power: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(
+        mut self,
+        value: impl Into<Vec<ApRadio6GHzSettingsAllowedChannels>>,
+    ) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `bssMinRate6G`.
+    pub fn with_bss_min_rate6_g(
+        mut self,
+        value: impl Into<ApRadio6GHzSettingsBssMinRate6G>,
+    ) -> Self {
+        self.bss_min_rate6_g = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<ApRadio6GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth320MhzGroup`.
+    pub fn with_channel_bandwidth320_mhz_group(
+        mut self,
+        value: impl Into<ApRadio6GHzSettingsChannelBandwidth320MhzGroup>,
+    ) -> Self {
+        self.channel_bandwidth320_mhz_group = Some(value.into());
+        self
+    }
+    /// Sets `enableAfc`.
+    pub fn with_enable_afc(mut self, value: impl Into<bool>) -> Self {
+        self.enable_afc = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `manualChannel`.
+    pub fn with_manual_channel(mut self, value: impl Into<i64>) -> Self {
+        self.manual_channel = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<ApRadio6GHzSettingsMethod>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `mgmtTxRate6G`.
+    pub fn with_mgmt_tx_rate6_g(
+        mut self,
+        value: impl Into<ApRadio6GHzSettingsMgmtTxRate6G>,
+    ) -> Self {
+        self.mgmt_tx_rate6_g = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `operativeChannel`.
+    pub fn with_operative_channel(mut self, value: impl Into<i64>) -> Self {
+        self.operative_channel = Some(value.into());
+        self
+    }
+    /// Sets `operativeTxPower`.
+    pub fn with_operative_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.operative_tx_power = Some(value.into());
+        self
+    }
+    /// Sets `snr_dB`.
+    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
+        self.snr_d_b = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<ApRadio6GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap radio6 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsAllowedChannels {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings bss min rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsBssMinRate6G {
+    /// `HE_MCS_0`
+    HeMcs0,
+    /// `HE_MCS_1`
+    HeMcs1,
+    /// `HE_MCS_2`
+    HeMcs2,
+    /// `HE_MCS_3`
+    HeMcs3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsBssMinRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::HeMcs0 => "HE_MCS_0",
+            Self::HeMcs1 => "HE_MCS_1",
+            Self::HeMcs2 => "HE_MCS_2",
+            Self::HeMcs3 => "HE_MCS_3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsBssMinRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "HE_MCS_0" => Self::HeMcs0,
+            "HE_MCS_1" => Self::HeMcs1,
+            "HE_MCS_2" => Self::HeMcs2,
+            "HE_MCS_3" => Self::HeMcs3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsBssMinRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsBssMinRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsBssMinRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings channel bandwidth320 mhz group: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
+    /// `AUTO`
+    Auto,
+    /// `320MHz-1`
+    V320mHz1,
+    /// `320MHz-2`
+    V320mHz2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V320mHz1 => "320MHz-1",
+            Self::V320mHz2 => "320MHz-2",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "320MHz-1" => Self::V320mHz1,
+            "320MHz-2" => Self::V320mHz2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsChannelBandwidth320MhzGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings mgmt tx rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsMgmtTxRate6G {
+    /// `6`
+    V6,
+    /// `9`
+    V9,
+    /// `12`
+    V12,
+    /// `18`
+    V18,
+    /// `24`
+    V24,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsMgmtTxRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V6 => "6",
+            Self::V9 => "9",
+            Self::V12 => "12",
+            Self::V18 => "18",
+            Self::V24 => "24",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsMgmtTxRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "6" => Self::V6,
+            "9" => Self::V9,
+            "12" => Self::V12,
+            "18" => Self::V18,
+            "24" => Self::V24,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsMgmtTxRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsMgmtTxRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsMgmtTxRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio6 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio6GHzSettingsTxPower {
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApRadio6GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApRadio6GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApRadio6GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApRadio6GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap radio dual5 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApRadioDual5GHzSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `lower5gEnabled`
+    ///
+    /// Wire name `lower5gEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+    #[serde(rename = "lower5gEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub lower5g_enabled: Option<bool>,
+    /// `radioParamsLower5G`
+    ///
+    /// Wire name `radioParamsLower5G`; `ApRadio5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+    #[serde(
+        rename = "radioParamsLower5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_params_lower5_g: Option<ApRadio5GHzSettings>,
+    /// `radioParamsUpper5G`
+    ///
+    /// Wire name `radioParamsUpper5G`; `ApRadio5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+    #[serde(
+        rename = "radioParamsUpper5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_params_upper5_g: Option<ApRadio5GHzSettings>,
+    /// `upper5gEnabled`
+    ///
+    /// Wire name `upper5gEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+    #[serde(rename = "upper5gEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub upper5g_enabled: Option<bool>,
+    /// `useVenueEnabled`
+    ///
+    /// Wire name `useVenueEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
+    #[serde(
+        rename = "useVenueEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApRadioDual5GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            lower5g_enabled: None,
+            radio_params_lower5_g: None,
+            radio_params_upper5_g: None,
+            upper5g_enabled: None,
+            use_venue_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `lower5gEnabled`.
+    pub fn with_lower5g_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.lower5g_enabled = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsLower5G`.
+    pub fn with_radio_params_lower5_g(
+        mut self,
+        value: impl Into<ApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params_lower5_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsUpper5G`.
+    pub fn with_radio_params_upper5_g(
+        mut self,
+        value: impl Into<ApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params_upper5_g = Some(value.into());
+        self
+    }
+    /// Sets `upper5gEnabled`.
+    pub fn with_upper5g_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.upper5g_enabled = Some(value.into());
+        self
+    }
+    /// Sets `useVenueEnabled`.
+    pub fn with_use_venue_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_enabled = Some(value.into());
+        self
+    }
+}
+/// Ap radio settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApRadioSettings {
+    /// `apRadioParams24G`
+    ///
+    /// Wire name `apRadioParams24G`; `ApRadio24GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(
+        rename = "apRadioParams24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_radio_params24_g: Option<ApRadio24GHzSettings>,
+    /// `apRadioParams50G`
+    ///
+    /// Wire name `apRadioParams50G`; `ApRadio5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(
+        rename = "apRadioParams50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_radio_params50_g: Option<ApRadio5GHzSettings>,
+    /// `apRadioParams6G`
+    ///
+    /// Wire name `apRadioParams6G`; `ApRadio6GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(
+        rename = "apRadioParams6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_radio_params6_g: Option<ApRadio6GHzSettings>,
+    /// `apRadioParamsDual5G`
+    ///
+    /// Wire name `apRadioParamsDual5G`; `ApRadioDual5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(
+        rename = "apRadioParamsDual5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_radio_params_dual5_g: Option<ApRadioDual5GHzSettings>,
+    /// `enable24G`
+    ///
+    /// Wire name `enable24G`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
+    pub enable24_g: Option<bool>,
+    /// `enable50G`
+    ///
+    /// Wire name `enable50G`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
+    pub enable50_g: Option<bool>,
+    /// `enable6G`
+    ///
+    /// Wire name `enable6G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
+    #[serde(rename = "enable6G", default, skip_serializing_if = "Option::is_none")]
+    pub enable6_g: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApRadioSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_radio_params24_g: None,
+            ap_radio_params50_g: None,
+            ap_radio_params6_g: None,
+            ap_radio_params_dual5_g: None,
+            enable24_g: None,
+            enable50_g: None,
+            enable6_g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apRadioParams24G`.
+    pub fn with_ap_radio_params24_g(
+        mut self,
+        value: impl Into<ApRadio24GHzSettings>,
+    ) -> Self {
+        self.ap_radio_params24_g = Some(value.into());
+        self
+    }
+    /// Sets `apRadioParams50G`.
+    pub fn with_ap_radio_params50_g(
+        mut self,
+        value: impl Into<ApRadio5GHzSettings>,
+    ) -> Self {
+        self.ap_radio_params50_g = Some(value.into());
+        self
+    }
+    /// Sets `apRadioParams6G`.
+    pub fn with_ap_radio_params6_g(
+        mut self,
+        value: impl Into<ApRadio6GHzSettings>,
+    ) -> Self {
+        self.ap_radio_params6_g = Some(value.into());
+        self
+    }
+    /// Sets `apRadioParamsDual5G`.
+    pub fn with_ap_radio_params_dual5_g(
+        mut self,
+        value: impl Into<ApRadioDual5GHzSettings>,
+    ) -> Self {
+        self.ap_radio_params_dual5_g = Some(value.into());
+        self
+    }
+    /// Sets `enable24G`.
+    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24_g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50_g = Some(value.into());
+        self
+    }
+    /// Sets `enable6G`.
+    pub fn with_enable6_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable6_g = Some(value.into());
+        self
+    }
+}
+/// Ap serial number, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApSerialNumber {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
+    #[serde(rename = "serialNumber")]
+    pub serial_number: String,
+    /// `softDeleted`
+    ///
+    /// Wire name `softDeleted`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
+    #[serde(rename = "softDeleted", default, skip_serializing_if = "Option::is_none")]
+    pub soft_deleted: Option<bool>,
+    /// `softDeletedDate`
+    ///
+    /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
+    #[serde(
+        rename = "softDeletedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub soft_deleted_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApSerialNumber {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String) -> Self {
+        Self {
+            serial_number,
+            soft_deleted: None,
+            soft_deleted_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `softDeleted`.
+    pub fn with_soft_deleted(mut self, value: impl Into<bool>) -> Self {
+        self.soft_deleted = Some(value.into());
+        self
+    }
+    /// Sets `softDeletedDate`.
+    pub fn with_soft_deleted_date(mut self, value: impl Into<String>) -> Self {
+        self.soft_deleted_date = Some(value.into());
+        self
+    }
+}
+/// Ap smart monitor settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApSmartMonitorSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `interval`
+    ///
+    /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<i64>,
+    /// `threshold`
+    ///
+    /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<i64>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApSmartMonitorSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            interval: None,
+            threshold: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `interval`.
+    pub fn with_interval(mut self, value: impl Into<i64>) -> Self {
+        self.interval = Some(value.into());
+        self
+    }
+    /// Sets `threshold`.
+    pub fn with_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.threshold = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap sticky client steering settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApStickyClientSteeringSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `neighborApPercentageThreshold`
+    ///
+    /// Wire name `neighborApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
+    #[serde(
+        rename = "neighborApPercentageThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub neighbor_ap_percentage_threshold: Option<i64>,
+    /// `snrThreshold`
+    ///
+    /// Wire name `snrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
+    #[serde(rename = "snrThreshold", default, skip_serializing_if = "Option::is_none")]
+    pub snr_threshold: Option<i64>,
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApStickyClientSteeringSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            neighbor_ap_percentage_threshold: None,
+            snr_threshold: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `neighborApPercentageThreshold`.
+    pub fn with_neighbor_ap_percentage_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.neighbor_ap_percentage_threshold = Some(value.into());
+        self
+    }
+    /// Sets `snrThreshold`.
+    pub fn with_snr_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.snr_threshold = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Ap system command, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApSystemCommand {
+    /// `type`
+    ///
+    /// Wire name `type`; `ApSystemCommandType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand).
+    #[serde(rename = "type", default)]
+    pub type_: Option<ApSystemCommandType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApSystemCommand {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<ApSystemCommandType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Ap system command type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApSystemCommandType {
+    /// `REBOOT`
+    Reboot,
+    /// `FACTORY_RESET`
+    FactoryReset,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApSystemCommandType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Reboot => "REBOOT",
+            Self::FactoryReset => "FACTORY_RESET",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApSystemCommandType {
+    fn from(s: &str) -> Self {
+        match s {
+            "REBOOT" => Self::Reboot,
+            "FACTORY_RESET" => Self::FactoryReset,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApSystemCommandType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApSystemCommandType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApSystemCommandType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap usb port settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApUsbPortSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApUsbPortSettings {
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApUsbPortSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApUsbPortSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Aps import results, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApsImportResults {
+    /// `downloadUrl`
+    ///
+    /// Wire name `downloadUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
+    #[serde(rename = "downloadUrl", default, skip_serializing_if = "Option::is_none")]
+    pub download_url: Option<String>,
+    /// `errors`
+    ///
+    /// Wire name `errors`; `array<ImportError>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<ImportError>>,
+    /// `fileErrorCount`
+    ///
+    /// Wire name `fileErrorCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
+    #[serde(rename = "fileErrorCount", default, skip_serializing_if = "Option::is_none")]
+    pub file_error_count: Option<i64>,
+    /// `operationRequestId`
+    ///
+    /// Wire name `operationRequestId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
+    #[serde(
+        rename = "operationRequestId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operation_request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApsImportResults {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            download_url: None,
+            errors: None,
+            file_error_count: None,
+            operation_request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `downloadUrl`.
+    pub fn with_download_url(mut self, value: impl Into<String>) -> Self {
+        self.download_url = Some(value.into());
+        self
+    }
+    /// Sets `errors`.
+    pub fn with_errors(mut self, value: impl Into<Vec<ImportError>>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+    /// Sets `fileErrorCount`.
+    pub fn with_file_error_count(mut self, value: impl Into<i64>) -> Self {
+        self.file_error_count = Some(value.into());
+        self
+    }
+    /// Sets `operationRequestId`.
+    pub fn with_operation_request_id(mut self, value: impl Into<String>) -> Self {
+        self.operation_request_id = Some(value.into());
+        self
+    }
+}
+/// Channels24 g, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Channels24G {
+    /// `20MHz`
+    ///
+    /// Wire name `20MHz`; `array<Channels24G20mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
+    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_20m_hz: Option<Vec<Channels24G20mHz>>,
+    /// `40MHz`
+    ///
+    /// Wire name `40MHz`; `array<Channels24G40mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
+    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_40m_hz: Option<Vec<Channels24G40mHz>>,
+    /// `auto`
+    ///
+    /// Wire name `auto`; `array<Channels24GAuto>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Vec<Channels24GAuto>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Channels24G {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_20m_hz: None,
+            n_40m_hz: None,
+            auto: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `20MHz`.
+    pub fn with_n_20m_hz(mut self, value: impl Into<Vec<Channels24G20mHz>>) -> Self {
+        self.n_20m_hz = Some(value.into());
+        self
+    }
+    /// Sets `40MHz`.
+    pub fn with_n_40m_hz(mut self, value: impl Into<Vec<Channels24G40mHz>>) -> Self {
+        self.n_40m_hz = Some(value.into());
+        self
+    }
+    /// Sets `auto`.
+    pub fn with_auto(mut self, value: impl Into<Vec<Channels24GAuto>>) -> Self {
+        self.auto = Some(value.into());
+        self
+    }
+}
+/// Channels24 g20m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels24G20mHz {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels24G20mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels24G20mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels24G20mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels24G20mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels24G20mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels24 g40m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels24G40mHz {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels24G40mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels24G40mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels24G40mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels24G40mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels24G40mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels24 g auto: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels24GAuto {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels24GAuto {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels24GAuto {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels24GAuto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels24GAuto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels24GAuto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels5 g, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Channels5G {
+    /// `dfs`
+    ///
+    /// Wire name `dfs`; `Channels5GIndoorOutdoor`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dfs: Option<Channels5GIndoorOutdoor>,
+    /// `indoor`
+    ///
+    /// Wire name `indoor`; `Channels5GIndoorOutdoor`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indoor: Option<Channels5GIndoorOutdoor>,
+    /// `indoorForOutdoorAp`
+    ///
+    /// Wire name `indoorForOutdoorAp`; `Channels5GIndoorOutdoor`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
+    #[serde(
+        rename = "indoorForOutdoorAp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub indoor_for_outdoor_ap: Option<Channels5GIndoorOutdoor>,
+    /// `outdoor`
+    ///
+    /// Wire name `outdoor`; `Channels5GIndoorOutdoor`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outdoor: Option<Channels5GIndoorOutdoor>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Channels5G {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            dfs: None,
+            indoor: None,
+            indoor_for_outdoor_ap: None,
+            outdoor: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dfs`.
+    pub fn with_dfs(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
+        self.dfs = Some(value.into());
+        self
+    }
+    /// Sets `indoor`.
+    pub fn with_indoor(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
+        self.indoor = Some(value.into());
+        self
+    }
+    /// Sets `indoorForOutdoorAp`.
+    pub fn with_indoor_for_outdoor_ap(
+        mut self,
+        value: impl Into<Channels5GIndoorOutdoor>,
+    ) -> Self {
+        self.indoor_for_outdoor_ap = Some(value.into());
+        self
+    }
+    /// Sets `outdoor`.
+    pub fn with_outdoor(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
+        self.outdoor = Some(value.into());
+        self
+    }
+}
+/// Channels5 g indoor outdoor, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Channels5GIndoorOutdoor {
+    /// `160MHz`
+    ///
+    /// Wire name `160MHz`; `array<Channels5GIndoorOutdoor160mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
+    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_160m_hz: Option<Vec<Channels5GIndoorOutdoor160mHz>>,
+    /// `20MHz`
+    ///
+    /// Wire name `20MHz`; `array<Channels5GIndoorOutdoor20mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
+    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_20m_hz: Option<Vec<Channels5GIndoorOutdoor20mHz>>,
+    /// `40MHz`
+    ///
+    /// Wire name `40MHz`; `array<Channels5GIndoorOutdoor40mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
+    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_40m_hz: Option<Vec<Channels5GIndoorOutdoor40mHz>>,
+    /// `80MHz`
+    ///
+    /// Wire name `80MHz`; `array<Channels5GIndoorOutdoor80mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
+    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_80m_hz: Option<Vec<Channels5GIndoorOutdoor80mHz>>,
+    /// `auto`
+    ///
+    /// Wire name `auto`; `array<Channels5GIndoorOutdoorAuto>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Vec<Channels5GIndoorOutdoorAuto>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Channels5GIndoorOutdoor {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_160m_hz: None,
+            n_20m_hz: None,
+            n_40m_hz: None,
+            n_80m_hz: None,
+            auto: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `160MHz`.
+    pub fn with_n_160m_hz(
+        mut self,
+        value: impl Into<Vec<Channels5GIndoorOutdoor160mHz>>,
+    ) -> Self {
+        self.n_160m_hz = Some(value.into());
+        self
+    }
+    /// Sets `20MHz`.
+    pub fn with_n_20m_hz(
+        mut self,
+        value: impl Into<Vec<Channels5GIndoorOutdoor20mHz>>,
+    ) -> Self {
+        self.n_20m_hz = Some(value.into());
+        self
+    }
+    /// Sets `40MHz`.
+    pub fn with_n_40m_hz(
+        mut self,
+        value: impl Into<Vec<Channels5GIndoorOutdoor40mHz>>,
+    ) -> Self {
+        self.n_40m_hz = Some(value.into());
+        self
+    }
+    /// Sets `80MHz`.
+    pub fn with_n_80m_hz(
+        mut self,
+        value: impl Into<Vec<Channels5GIndoorOutdoor80mHz>>,
+    ) -> Self {
+        self.n_80m_hz = Some(value.into());
+        self
+    }
+    /// Sets `auto`.
+    pub fn with_auto(
+        mut self,
+        value: impl Into<Vec<Channels5GIndoorOutdoorAuto>>,
+    ) -> Self {
+        self.auto = Some(value.into());
+        self
+    }
+}
+/// Channels5 g indoor outdoor160m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels5GIndoorOutdoor160mHz {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels5GIndoorOutdoor160mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels5GIndoorOutdoor160mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels5GIndoorOutdoor160mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels5GIndoorOutdoor160mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor160mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels5 g indoor outdoor20m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels5GIndoorOutdoor20mHz {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels5GIndoorOutdoor20mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels5GIndoorOutdoor20mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels5GIndoorOutdoor20mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels5GIndoorOutdoor20mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor20mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels5 g indoor outdoor40m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels5GIndoorOutdoor40mHz {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels5GIndoorOutdoor40mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels5GIndoorOutdoor40mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels5GIndoorOutdoor40mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels5GIndoorOutdoor40mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor40mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels5 g indoor outdoor80m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels5GIndoorOutdoor80mHz {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels5GIndoorOutdoor80mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels5GIndoorOutdoor80mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels5GIndoorOutdoor80mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels5GIndoorOutdoor80mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor80mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels5 g indoor outdoor auto: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels5GIndoorOutdoorAuto {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels5GIndoorOutdoorAuto {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels5GIndoorOutdoorAuto {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels5GIndoorOutdoorAuto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels5GIndoorOutdoorAuto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoorAuto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Channels6G {
+    /// `160MHz`
+    ///
+    /// Wire name `160MHz`; `array<Channels6G160mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
+    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_160m_hz: Option<Vec<Channels6G160mHz>>,
+    /// `20MHz`
+    ///
+    /// Wire name `20MHz`; `array<Channels6G20mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
+    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_20m_hz: Option<Vec<Channels6G20mHz>>,
+    /// `40MHz`
+    ///
+    /// Wire name `40MHz`; `array<Channels6G40mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
+    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_40m_hz: Option<Vec<Channels6G40mHz>>,
+    /// `80MHz`
+    ///
+    /// Wire name `80MHz`; `array<Channels6G80mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
+    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_80m_hz: Option<Vec<Channels6G80mHz>>,
+    /// `auto`
+    ///
+    /// Wire name `auto`; `array<Channels6GAuto>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Vec<Channels6GAuto>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Channels6G {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_160m_hz: None,
+            n_20m_hz: None,
+            n_40m_hz: None,
+            n_80m_hz: None,
+            auto: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `160MHz`.
+    pub fn with_n_160m_hz(mut self, value: impl Into<Vec<Channels6G160mHz>>) -> Self {
+        self.n_160m_hz = Some(value.into());
+        self
+    }
+    /// Sets `20MHz`.
+    pub fn with_n_20m_hz(mut self, value: impl Into<Vec<Channels6G20mHz>>) -> Self {
+        self.n_20m_hz = Some(value.into());
+        self
+    }
+    /// Sets `40MHz`.
+    pub fn with_n_40m_hz(mut self, value: impl Into<Vec<Channels6G40mHz>>) -> Self {
+        self.n_40m_hz = Some(value.into());
+        self
+    }
+    /// Sets `80MHz`.
+    pub fn with_n_80m_hz(mut self, value: impl Into<Vec<Channels6G80mHz>>) -> Self {
+        self.n_80m_hz = Some(value.into());
+        self
+    }
+    /// Sets `auto`.
+    pub fn with_auto(mut self, value: impl Into<Vec<Channels6GAuto>>) -> Self {
+        self.auto = Some(value.into());
+        self
+    }
+}
+/// Channels6 g160m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6G160mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6G160mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6G160mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6G160mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6G160mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6G160mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g20m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6G20mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6G20mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6G20mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6G20mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6G20mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6G20mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g40m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6G40mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6G40mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6G40mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6G40mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6G40mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6G40mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g80m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6G80mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6G80mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6G80mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6G80mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6G80mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6G80mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g auto: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6GAuto {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6GAuto {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6GAuto {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6GAuto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6GAuto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GAuto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g indoor outdoor, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Channels6GIndoorOutdoor {
+    /// `160MHz`
+    ///
+    /// Wire name `160MHz`; `array<Channels6GIndoorOutdoor160mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
+    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_160m_hz: Option<Vec<Channels6GIndoorOutdoor160mHz>>,
+    /// `20MHz`
+    ///
+    /// Wire name `20MHz`; `array<Channels6GIndoorOutdoor20mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
+    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_20m_hz: Option<Vec<Channels6GIndoorOutdoor20mHz>>,
+    /// `40MHz`
+    ///
+    /// Wire name `40MHz`; `array<Channels6GIndoorOutdoor40mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
+    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_40m_hz: Option<Vec<Channels6GIndoorOutdoor40mHz>>,
+    /// `80MHz`
+    ///
+    /// Wire name `80MHz`; `array<Channels6GIndoorOutdoor80mHz>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
+    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_80m_hz: Option<Vec<Channels6GIndoorOutdoor80mHz>>,
+    /// `auto`
+    ///
+    /// Wire name `auto`; `array<Channels6GIndoorOutdoorAuto>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Vec<Channels6GIndoorOutdoorAuto>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Channels6GIndoorOutdoor {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_160m_hz: None,
+            n_20m_hz: None,
+            n_40m_hz: None,
+            n_80m_hz: None,
+            auto: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `160MHz`.
+    pub fn with_n_160m_hz(
+        mut self,
+        value: impl Into<Vec<Channels6GIndoorOutdoor160mHz>>,
+    ) -> Self {
+        self.n_160m_hz = Some(value.into());
+        self
+    }
+    /// Sets `20MHz`.
+    pub fn with_n_20m_hz(
+        mut self,
+        value: impl Into<Vec<Channels6GIndoorOutdoor20mHz>>,
+    ) -> Self {
+        self.n_20m_hz = Some(value.into());
+        self
+    }
+    /// Sets `40MHz`.
+    pub fn with_n_40m_hz(
+        mut self,
+        value: impl Into<Vec<Channels6GIndoorOutdoor40mHz>>,
+    ) -> Self {
+        self.n_40m_hz = Some(value.into());
+        self
+    }
+    /// Sets `80MHz`.
+    pub fn with_n_80m_hz(
+        mut self,
+        value: impl Into<Vec<Channels6GIndoorOutdoor80mHz>>,
+    ) -> Self {
+        self.n_80m_hz = Some(value.into());
+        self
+    }
+    /// Sets `auto`.
+    pub fn with_auto(
+        mut self,
+        value: impl Into<Vec<Channels6GIndoorOutdoorAuto>>,
+    ) -> Self {
+        self.auto = Some(value.into());
+        self
+    }
+}
+/// Channels6 g indoor outdoor160m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6GIndoorOutdoor160mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6GIndoorOutdoor160mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6GIndoorOutdoor160mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6GIndoorOutdoor160mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6GIndoorOutdoor160mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor160mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g indoor outdoor20m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6GIndoorOutdoor20mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6GIndoorOutdoor20mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6GIndoorOutdoor20mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6GIndoorOutdoor20mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6GIndoorOutdoor20mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor20mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g indoor outdoor40m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6GIndoorOutdoor40mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6GIndoorOutdoor40mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6GIndoorOutdoor40mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6GIndoorOutdoor40mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6GIndoorOutdoor40mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor40mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g indoor outdoor80m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6GIndoorOutdoor80mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6GIndoorOutdoor80mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6GIndoorOutdoor80mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6GIndoorOutdoor80mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6GIndoorOutdoor80mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor80mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 g indoor outdoor auto: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6GIndoorOutdoorAuto {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6GIndoorOutdoorAuto {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6GIndoorOutdoorAuto {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6GIndoorOutdoorAuto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6GIndoorOutdoorAuto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoorAuto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 gv11, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Channels6Gv11 {
+    /// `160MHz`
+    ///
+    /// Wire name `160MHz`; `array<Channels6Gv11160mHz>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_160m_hz: Option<Vec<Channels6Gv11160mHz>>,
+    /// `20MHz`
+    ///
+    /// Wire name `20MHz`; `array<Channels6Gv1120mHz>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_20m_hz: Option<Vec<Channels6Gv1120mHz>>,
+    /// `40MHz`
+    ///
+    /// Wire name `40MHz`; `array<Channels6Gv1140mHz>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_40m_hz: Option<Vec<Channels6Gv1140mHz>>,
+    /// `80MHz`
+    ///
+    /// Wire name `80MHz`; `array<Channels6Gv1180mHz>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
+    pub n_80m_hz: Option<Vec<Channels6Gv1180mHz>>,
+    /// `auto`
+    ///
+    /// Wire name `auto`; `array<Channels6Gv11Auto>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<Vec<Channels6Gv11Auto>>,
+    /// `indoor`
+    ///
+    /// Wire name `indoor`; `Channels6GIndoorOutdoor`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indoor: Option<Channels6GIndoorOutdoor>,
+    /// `outdoor`
+    ///
+    /// Wire name `outdoor`; `Channels6GIndoorOutdoor`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outdoor: Option<Channels6GIndoorOutdoor>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Channels6Gv11 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_160m_hz: None,
+            n_20m_hz: None,
+            n_40m_hz: None,
+            n_80m_hz: None,
+            auto: None,
+            indoor: None,
+            outdoor: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `160MHz`.
+    pub fn with_n_160m_hz(mut self, value: impl Into<Vec<Channels6Gv11160mHz>>) -> Self {
+        self.n_160m_hz = Some(value.into());
+        self
+    }
+    /// Sets `20MHz`.
+    pub fn with_n_20m_hz(mut self, value: impl Into<Vec<Channels6Gv1120mHz>>) -> Self {
+        self.n_20m_hz = Some(value.into());
+        self
+    }
+    /// Sets `40MHz`.
+    pub fn with_n_40m_hz(mut self, value: impl Into<Vec<Channels6Gv1140mHz>>) -> Self {
+        self.n_40m_hz = Some(value.into());
+        self
+    }
+    /// Sets `80MHz`.
+    pub fn with_n_80m_hz(mut self, value: impl Into<Vec<Channels6Gv1180mHz>>) -> Self {
+        self.n_80m_hz = Some(value.into());
+        self
+    }
+    /// Sets `auto`.
+    pub fn with_auto(mut self, value: impl Into<Vec<Channels6Gv11Auto>>) -> Self {
+        self.auto = Some(value.into());
+        self
+    }
+    /// Sets `indoor`.
+    pub fn with_indoor(mut self, value: impl Into<Channels6GIndoorOutdoor>) -> Self {
+        self.indoor = Some(value.into());
+        self
+    }
+    /// Sets `outdoor`.
+    pub fn with_outdoor(mut self, value: impl Into<Channels6GIndoorOutdoor>) -> Self {
+        self.outdoor = Some(value.into());
+        self
+    }
+}
+/// Channels6 gv11160m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6Gv11160mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6Gv11160mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6Gv11160mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6Gv11160mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6Gv11160mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6Gv11160mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 gv1120m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6Gv1120mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6Gv1120mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6Gv1120mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6Gv1120mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6Gv1120mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6Gv1120mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 gv1140m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6Gv1140mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6Gv1140mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6Gv1140mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6Gv1140mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6Gv1140mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6Gv1140mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 gv1180m hz: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6Gv1180mHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6Gv1180mHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6Gv1180mHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6Gv1180mHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6Gv1180mHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6Gv1180mHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Channels6 gv11 auto: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channels6Gv11Auto {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Channels6Gv11Auto {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Channels6Gv11Auto {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Channels6Gv11Auto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Channels6Gv11Auto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6Gv11Auto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Import error, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ImportError {
+    /// `code`
+    ///
+    /// Wire name `code`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i64>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ImportError {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            code: None,
+            description: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `code`.
+    pub fn with_code(mut self, value: impl Into<i64>) -> Self {
+        self.code = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Venue ap snmp agent profile settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApSnmpAgentProfileSettings {
+    /// `useVenueSettings`
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApSnmpAgentProfileSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Wifi available channels, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiAvailableChannels {
+    /// `2.4GChannels`
+    ///
+    /// Wire name `2.4GChannels`; `Channels24G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
+    #[serde(rename = "2.4GChannels", default, skip_serializing_if = "Option::is_none")]
+    pub n_2_4g_channels: Option<Channels24G>,
+    /// `5GChannels`
+    ///
+    /// Wire name `5GChannels`; `Channels5G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
+    #[serde(rename = "5GChannels", default, skip_serializing_if = "Option::is_none")]
+    pub n_5g_channels: Option<Channels5G>,
+    /// `5GLowerChannels`
+    ///
+    /// Wire name `5GLowerChannels`; `Channels5G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
+    #[serde(
+        rename = "5GLowerChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub n_5g_lower_channels: Option<Channels5G>,
+    /// `5GUpperChannels`
+    ///
+    /// Wire name `5GUpperChannels`; `Channels5G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
+    #[serde(
+        rename = "5GUpperChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub n_5g_upper_channels: Option<Channels5G>,
+    /// `6GChannels`
+    ///
+    /// Wire name `6GChannels`; `Channels6Gv11`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
+    #[serde(rename = "6GChannels", default, skip_serializing_if = "Option::is_none")]
+    pub n_6g_channels: Option<Channels6Gv11>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiAvailableChannels {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_2_4g_channels: None,
+            n_5g_channels: None,
+            n_5g_lower_channels: None,
+            n_5g_upper_channels: None,
+            n_6g_channels: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `2.4GChannels`.
+    pub fn with_n_2_4g_channels(mut self, value: impl Into<Channels24G>) -> Self {
+        self.n_2_4g_channels = Some(value.into());
+        self
+    }
+    /// Sets `5GChannels`.
+    pub fn with_n_5g_channels(mut self, value: impl Into<Channels5G>) -> Self {
+        self.n_5g_channels = Some(value.into());
+        self
+    }
+    /// Sets `5GLowerChannels`.
+    pub fn with_n_5g_lower_channels(mut self, value: impl Into<Channels5G>) -> Self {
+        self.n_5g_lower_channels = Some(value.into());
+        self
+    }
+    /// Sets `5GUpperChannels`.
+    pub fn with_n_5g_upper_channels(mut self, value: impl Into<Channels5G>) -> Self {
+        self.n_5g_upper_channels = Some(value.into());
+        self
+    }
+    /// Sets `6GChannels`.
+    pub fn with_n_6g_channels(mut self, value: impl Into<Channels6Gv11>) -> Self {
+        self.n_6g_channels = Some(value.into());
+        self
+    }
+}
+/// Wifi available channels v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiAvailableChannelsV1 {
+    /// `2.4GChannels`
+    ///
+    /// Wire name `2.4GChannels`; `Channels24G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
+    #[serde(rename = "2.4GChannels", default, skip_serializing_if = "Option::is_none")]
+    pub n_2_4g_channels: Option<Channels24G>,
+    /// `5GChannels`
+    ///
+    /// Wire name `5GChannels`; `Channels5G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
+    #[serde(rename = "5GChannels", default, skip_serializing_if = "Option::is_none")]
+    pub n_5g_channels: Option<Channels5G>,
+    /// `5GLowerChannels`
+    ///
+    /// Wire name `5GLowerChannels`; `Channels5G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
+    #[serde(
+        rename = "5GLowerChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub n_5g_lower_channels: Option<Channels5G>,
+    /// `5GUpperChannels`
+    ///
+    /// Wire name `5GUpperChannels`; `Channels5G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
+    #[serde(
+        rename = "5GUpperChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub n_5g_upper_channels: Option<Channels5G>,
+    /// `6GChannels`
+    ///
+    /// Wire name `6GChannels`; `Channels6G`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
+    #[serde(rename = "6GChannels", default, skip_serializing_if = "Option::is_none")]
+    pub n_6g_channels: Option<Channels6G>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiAvailableChannelsV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            n_2_4g_channels: None,
+            n_5g_channels: None,
+            n_5g_lower_channels: None,
+            n_5g_upper_channels: None,
+            n_6g_channels: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `2.4GChannels`.
+    pub fn with_n_2_4g_channels(mut self, value: impl Into<Channels24G>) -> Self {
+        self.n_2_4g_channels = Some(value.into());
+        self
+    }
+    /// Sets `5GChannels`.
+    pub fn with_n_5g_channels(mut self, value: impl Into<Channels5G>) -> Self {
+        self.n_5g_channels = Some(value.into());
+        self
+    }
+    /// Sets `5GLowerChannels`.
+    pub fn with_n_5g_lower_channels(mut self, value: impl Into<Channels5G>) -> Self {
+        self.n_5g_lower_channels = Some(value.into());
+        self
+    }
+    /// Sets `5GUpperChannels`.
+    pub fn with_n_5g_upper_channels(mut self, value: impl Into<Channels5G>) -> Self {
+        self.n_5g_upper_channels = Some(value.into());
+        self
+    }
+    /// Sets `6GChannels`.
+    pub fn with_n_6g_channels(mut self, value: impl Into<Channels6G>) -> Self {
+        self.n_6g_channels = Some(value.into());
+        self
+    }
+}
+/// Wifi dhcp client lease, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiDhcpClientLease {
+    /// `dhcpPoolName`
+    ///
+    /// Wire name `dhcpPoolName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+    #[serde(rename = "dhcpPoolName", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_pool_name: Option<String>,
+    /// `hostname`
+    ///
+    /// Wire name `hostname`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `leaseExpiration`
+    ///
+    /// Wire name `leaseExpiration`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+    #[serde(
+        rename = "leaseExpiration",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lease_expiration: Option<String>,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiDhcpClientLease {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            dhcp_pool_name: None,
+            hostname: None,
+            ip_address: None,
+            lease_expiration: None,
+            mac_address: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpPoolName`.
+    pub fn with_dhcp_pool_name(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_pool_name = Some(value.into());
+        self
+    }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `leaseExpiration`.
+    pub fn with_lease_expiration(mut self, value: impl Into<String>) -> Self {
+        self.lease_expiration = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Wifi dhcp client leases, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLeases).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiDhcpClientLeases {
+    /// `wifiDhcpClientLeases`
+    ///
+    /// Wire name `wifiDhcpClientLeases`; `array<WifiDhcpClientLease>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLeases).
+    #[serde(
+        rename = "wifiDhcpClientLeases",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_dhcp_client_leases: Option<Vec<WifiDhcpClientLease>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiDhcpClientLeases {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            wifi_dhcp_client_leases: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `wifiDhcpClientLeases`.
+    pub fn with_wifi_dhcp_client_leases(
+        mut self,
+        value: impl Into<Vec<WifiDhcpClientLease>>,
+    ) -> Self {
+        self.wifi_dhcp_client_leases = Some(value.into());
+        self
+    }
+}
+/// Wifi dhcp pool usage, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiDhcpPoolUsage {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
+    pub name: String,
+    /// `totalIpCount`
+    ///
+    /// Wire name `totalIpCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
+    #[serde(rename = "totalIpCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_ip_count: Option<i64>,
+    /// `usedIpCount`
+    ///
+    /// Wire name `usedIpCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
+    #[serde(rename = "usedIpCount", default, skip_serializing_if = "Option::is_none")]
+    pub used_ip_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiDhcpPoolUsage {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            description: None,
+            name,
+            total_ip_count: None,
+            used_ip_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `totalIpCount`.
+    pub fn with_total_ip_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_ip_count = Some(value.into());
+        self
+    }
+    /// Sets `usedIpCount`.
+    pub fn with_used_ip_count(mut self, value: impl Into<i64>) -> Self {
+        self.used_ip_count = Some(value.into());
+        self
+    }
+}
+/// Wifi dhcp pool usages, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsages).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiDhcpPoolUsages {
+    /// `wifiDhcpPoolUsages`
+    ///
+    /// Wire name `wifiDhcpPoolUsages`; `array<WifiDhcpPoolUsage>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsages).
+    #[serde(
+        rename = "wifiDhcpPoolUsages",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_dhcp_pool_usages: Option<Vec<WifiDhcpPoolUsage>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiDhcpPoolUsages {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            wifi_dhcp_pool_usages: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `wifiDhcpPoolUsages`.
+    pub fn with_wifi_dhcp_pool_usages(
+        mut self,
+        value: impl Into<Vec<WifiDhcpPoolUsage>>,
+    ) -> Self {
+        self.wifi_dhcp_pool_usages = Some(value.into());
+        self
+    }
+}
+/// wireless aps: the 81 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_aps()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -410,7 +12363,7 @@ impl<'a> WirelessApsClient<'a> {
     /// `POST /venues/{venueId}/aps` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApCreation`
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAp::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -421,7 +12374,7 @@ impl<'a> WirelessApsClient<'a> {
     pub fn create_venue_ap(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::ApCreation,
     ) -> CreateVenueAp<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -439,7 +12392,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApsImportResults`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApImportResults::version`)
     pub fn get_venue_ap_import_results(
         &self,
@@ -461,9 +12414,9 @@ impl<'a> WirelessApsClient<'a> {
     /// `POST /venues/{venueId}/apGroups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueApGroup::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
     ///
@@ -472,7 +12425,7 @@ impl<'a> WirelessApsClient<'a> {
     pub fn create_venue_ap_group(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::VenueApGroup,
     ) -> CreateVenueApGroup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -481,6 +12434,34 @@ impl<'a> WirelessApsClient<'a> {
         );
         req.json(body);
         CreateVenueApGroup { req }
+    }
+    /// Create AP group (v1).
+    ///
+    /// Creates an AP group in a venue, optionally with its APs.
+    ///
+    /// `POST /venues/{venueId}/apGroups` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): `ApGroup`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
+    ///
+    /// Notes:
+    /// - The v1.1 body (the default) and the v1 body have different fields (v1 requires `name`); the document shows neither.
+    pub fn create_venue_ap_group_v1(
+        &self,
+        venue_id: &str,
+        body: &ApGroup,
+    ) -> CreateVenueApGroupV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_AP_GROUP_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateVenueApGroupV1 { req }
     }
     /// Query APs.
     ///
@@ -678,7 +12659,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApAntennaTypeSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApAntennaTypeSettings::version`)
     pub fn get_ap_antenna_type_settings(
         &self,
@@ -700,7 +12681,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApAntennaTypeSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApAntennaTypeSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -708,7 +12689,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApAntennaTypeSettings,
     ) -> UpdateApAntennaTypeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -775,7 +12756,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApBssColoringSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApBssColoringSettings::version`)
     ///
     /// Notes:
@@ -800,7 +12781,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApBssColoringSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApBssColoringSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -811,7 +12792,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApBssColoringSettings,
     ) -> UpdateApBssColoringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -884,7 +12865,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApDirectedMulticastSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDirectedMulticastSettings::version`)
     pub fn get_ap_directed_multicast_settings(
         &self,
@@ -908,7 +12889,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApDirectedMulticastSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApDirectedMulticastSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -916,7 +12897,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApDirectedMulticastSettings,
     ) -> UpdateApDirectedMulticastSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -936,7 +12917,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApExternalAntennaSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApExternalAntennaSettings::version`)
     pub fn get_ap_external_antenna_settings(
         &self,
@@ -960,7 +12941,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApExternalAntennaSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApExternalAntennaSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -968,7 +12949,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApExternalAntennaSettings,
     ) -> UpdateApExternalAntennaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -988,7 +12969,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApIotSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApIotSettings::version`)
     pub fn get_ap_iot_settings(
         &self,
@@ -1010,7 +12991,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApIotSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApIotSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1018,7 +12999,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApIotSettings,
     ) -> UpdateApIotSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1085,7 +13066,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApLanPortSpecificSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortSpecificSettings::version`)
     pub fn get_ap_lan_port_specific_settings(
         &self,
@@ -1109,7 +13090,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApLanPortSpecificSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLanPortSpecificSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1117,7 +13098,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApLanPortSpecificSettings,
     ) -> UpdateApLanPortSpecificSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1137,7 +13118,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApLedSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLedSettings::version`)
     pub fn get_ap_led_settings(
         &self,
@@ -1159,7 +13140,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApLedSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLedSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1167,7 +13148,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApLedSettings,
     ) -> UpdateApLedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1185,7 +13166,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApManagementTrafficVlanSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApManagementTrafficVlanSettings::version`)
     pub fn get_ap_management_traffic_vlan_settings(
         &self,
@@ -1209,7 +13190,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApManagementTrafficVlanSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApManagementTrafficVlanSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1217,7 +13198,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApManagementTrafficVlanSettings,
     ) -> UpdateApManagementTrafficVlanSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1237,7 +13218,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApMeshSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApMeshSettings::version`)
     pub fn get_ap_mesh_settings(
         &self,
@@ -1259,7 +13240,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApMeshSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApMeshSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1267,7 +13248,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApMeshSettings,
     ) -> UpdateApMeshSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1285,7 +13266,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApNetworkSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApNetworkSettings::version`)
     pub fn get_ap_network_settings(
         &self,
@@ -1307,7 +13288,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApNetworkSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApNetworkSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1315,7 +13296,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApNetworkSettings,
     ) -> UpdateApNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1333,7 +13314,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApRadioSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApRadioSettings::version`)
     ///
     /// Notes:
@@ -1358,7 +13339,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApRadioSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApRadioSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1369,7 +13350,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApRadioSettings,
     ) -> UpdateApRadioSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1387,7 +13368,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApSmartMonitorSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSmartMonitorSettings::version`)
     pub fn get_ap_smart_monitor_settings(
         &self,
@@ -1409,7 +13390,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApSmartMonitorSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApSmartMonitorSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1417,7 +13398,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApSmartMonitorSettings,
     ) -> UpdateApSmartMonitorSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1437,7 +13418,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApSnmpAgentProfileSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSnmpAgentProfileSettings::version`)
     pub fn get_ap_snmp_agent_profile_settings(
         &self,
@@ -1461,7 +13442,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApSnmpAgentProfileSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApSnmpAgentProfileSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1469,7 +13450,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApSnmpAgentProfileSettings,
     ) -> UpdateApSnmpAgentProfileSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1489,7 +13470,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApStickyClientSteeringSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApStickyClientSteeringSettings::version`)
     pub fn get_ap_sticky_client_steering_settings(
         &self,
@@ -1513,7 +13494,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApStickyClientSteeringSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApStickyClientSteeringSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1521,7 +13502,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApStickyClientSteeringSettings,
     ) -> UpdateApStickyClientSteeringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1566,7 +13547,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApUsbPortSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApUsbPortSettings::version`)
     pub fn get_ap_usb_port_settings(
         &self,
@@ -1588,7 +13569,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApUsbPortSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApUsbPortSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1596,7 +13577,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApUsbPortSettings,
     ) -> UpdateApUsbPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1614,7 +13595,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApPictures`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPicture::version`)
     pub fn get_ap_picture(
         &self,
@@ -1687,7 +13668,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApCapabilities`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApCapabilities::version`)
     ///
     /// Notes:
@@ -1712,7 +13693,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApDhcpSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDhcpSettings::version`)
     pub fn get_ap_dhcp_settings(
         &self,
@@ -1734,7 +13715,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApLogs`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLogs::version`)
     pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1752,7 +13733,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApPackets`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPackets::version`)
     pub fn get_ap_packets(
         &self,
@@ -1774,8 +13755,8 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetApWifiAvailableChannels::version`)
+    /// - Response 200: `WifiAvailableChannels`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetApWifiAvailableChannels::version`)
     pub fn get_ap_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -1788,6 +13769,30 @@ impl<'a> WirelessApsClient<'a> {
         );
         GetApWifiAvailableChannels { req }
     }
+    /// Get AP available Wi-Fi channels (v1).
+    ///
+    /// Reads the available Wi-Fi channels of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `WifiAvailableChannelsV1`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    pub fn get_ap_wifi_available_channels_v1(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApWifiAvailableChannelsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_WIFI_AVAILABLE_CHANNELS_V1,
+            &[venue_id, serial_number],
+        );
+        GetApWifiAvailableChannelsV1 {
+            req,
+        }
+    }
     /// Get AP Wi-Fi DHCP client leases.
     ///
     /// Reads the Wi-Fi DHCP client leases of one AP.
@@ -1796,7 +13801,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `WifiDhcpClientLeases`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpClientLeases::version`)
     pub fn get_ap_wifi_dhcp_client_leases(
         &self,
@@ -1818,7 +13823,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `WifiDhcpPoolUsages`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpPoolUsages::version`)
     pub fn get_ap_wifi_dhcp_pool_usages(
         &self,
@@ -1841,7 +13846,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `clientMacAddress`: MAC address of the client.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApClient`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApClient::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1850,7 +13855,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         client_mac_address: &str,
-        body: &impl serde::Serialize,
+        body: &ApClient,
     ) -> PatchApClient<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1868,14 +13873,14 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `ApDiagnosisCommand`
+    /// - Response 200: `ApDiagnosisCommandResponseOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApDiagnosisCommands::version`)
     pub fn patch_ap_diagnosis_commands(
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApDiagnosisCommand,
     ) -> PatchApDiagnosisCommands<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1893,7 +13898,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApNeighbors`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApNeighbors::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1901,7 +13906,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApNeighbors,
     ) -> PatchApNeighbors<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1919,7 +13924,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApPacketAction`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `PatchApPackets::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1927,7 +13932,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApPacketAction,
     ) -> PatchApPackets<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1945,14 +13950,14 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApSystemCommand`
     /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApSystemCommands::version`)
     pub fn patch_ap_system_commands(
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApSystemCommand,
     ) -> PatchApSystemCommands<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2328,7 +14333,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApFloorPosition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApFloorPosition::version`)
     ///
     /// Notes:
@@ -2355,7 +14360,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApFloorPosition`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApFloorPosition::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2367,7 +14372,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         floorplan_id: &str,
         serial_number: &str,
-        body: &impl serde::Serialize,
+        body: &ApFloorPosition,
     ) -> UpdateApFloorPosition<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2545,14 +14550,14 @@ impl<'a> GetVenueApImportResults<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApsImportResults, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApsImportResults>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2568,31 +14573,9 @@ static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_venue_ap_group`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateVenueApGroupVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessApsClient::create_venue_ap_group` (Create AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2606,8 +14589,86 @@ impl<'a> CreateVenueApGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_VENUE_AP_GROUP_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_ap_group_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/apGroups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_venue_ap_group_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueApGroupV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::create_venue_ap_group_v1` (Create AP group (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueApGroupV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueApGroupV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateVenueApGroupVersion) -> Self {
+    pub fn version(mut self, version: CreateVenueApGroupV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3393,14 +15454,14 @@ impl<'a> GetApAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApAntennaTypeSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApAntennaTypeSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3652,14 +15713,14 @@ impl<'a> GetApBssColoringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApBssColoringSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApBssColoringSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3911,14 +15972,16 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApDirectedMulticastSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApDirectedMulticastSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4065,14 +16128,16 @@ impl<'a> GetApExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApExternalAntennaSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApExternalAntennaSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4219,16 +16284,13 @@ impl<'a> GetApIotSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApIotSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ApIotSettings>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -4478,14 +16540,16 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApLanPortSpecificSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApLanPortSpecificSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4632,16 +16696,13 @@ impl<'a> GetApLedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApLedSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ApLedSettings>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -4789,14 +16850,16 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApManagementTrafficVlanSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApManagementTrafficVlanSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4946,14 +17009,14 @@ impl<'a> GetApMeshSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApMeshSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApMeshSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5100,14 +17163,14 @@ impl<'a> GetApNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApNetworkSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApNetworkSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5254,14 +17317,14 @@ impl<'a> GetApRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApRadioSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApRadioSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5408,14 +17471,16 @@ impl<'a> GetApSmartMonitorSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApSmartMonitorSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApSmartMonitorSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5562,14 +17627,16 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApSnmpAgentProfileSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApSnmpAgentProfileSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5716,14 +17783,16 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApStickyClientSteeringSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApStickyClientSteeringSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5959,14 +18028,14 @@ impl<'a> GetApUsbPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApUsbPortSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApUsbPortSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6113,16 +18182,13 @@ impl<'a> GetApPicture<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApPictures, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ApPictures>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -6355,14 +18421,14 @@ impl<'a> GetApCapabilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApCapabilities, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApCapabilities>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6426,14 +18492,14 @@ impl<'a> GetApDhcpSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApDhcpSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApDhcpSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6497,16 +18563,13 @@ impl<'a> GetApLogs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApLogs, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ApLogs>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -6568,16 +18631,13 @@ impl<'a> GetApPackets<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApPackets, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<ApPackets>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -6590,10 +18650,6 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_on
         ruckus_one_runtime::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
@@ -6611,8 +18667,6 @@ pub enum GetApWifiAvailableChannelsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`
     Json,
 }
@@ -6645,14 +18699,66 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<WifiAvailableChannels, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<WifiAvailableChannels>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_wifi_available_channels_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessApsClient::get_ap_wifi_available_channels_v1` (Get AP available Wi-Fi channels (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApWifiAvailableChannelsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApWifiAvailableChannelsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<WifiAvailableChannelsV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<WifiAvailableChannelsV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6716,14 +18822,14 @@ impl<'a> GetApWifiDhcpClientLeases<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<WifiDhcpClientLeases, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<WifiDhcpClientLeases>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6787,14 +18893,14 @@ impl<'a> GetApWifiDhcpPoolUsages<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<WifiDhcpPoolUsages, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<WifiDhcpPoolUsages>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6941,14 +19047,16 @@ impl<'a> PatchApDiagnosisCommands<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApDiagnosisCommandResponseOperationResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApDiagnosisCommandResponseOperationResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8350,14 +20458,14 @@ impl<'a> GetApFloorPosition<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApFloorPosition, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApFloorPosition>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

@@ -81,16 +81,19 @@ pub struct WifiNetwork {
     /// Identifier of the network (set by the service).
     ///
     /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the network.
     ///
     /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Network type; selects which further fields the network has.
     ///
     /// Wire name `type`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
     #[serde(rename = "type")]
     pub type_: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -129,6 +132,7 @@ pub struct VenueWifiNetwork {
     /// Whether the network is served by every AP group of the venue.
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
     #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
 }
@@ -156,6 +160,89 @@ pub struct GuestUser {
     /// Wire name `guestUserType`; `GuestUserType`; optional.
     #[serde(rename = "guestUserType", default, skip_serializing_if = "Option::is_none")]
     pub guest_user_type: Option<GuestUserType>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `integer`; optional.
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<i64>,
+    /// `lastModified`
+    ///
+    /// Wire name `lastModified`; `integer`; optional.
+    #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `disabled`
+    ///
+    /// Wire name `disabled`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+    /// `notes`
+    ///
+    /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `mobilePhoneNumber`
+    ///
+    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    #[serde(
+        rename = "mobilePhoneNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobile_phone_number: Option<String>,
+    /// `maxDevices`
+    ///
+    /// Wire name `maxDevices`; `integer`; optional; format: int32.
+    #[serde(rename = "maxDevices", default, skip_serializing_if = "Option::is_none")]
+    pub max_devices: Option<i64>,
+    /// `macAddresses`
+    ///
+    /// Wire name `macAddresses`; `array<string>`; optional.
+    #[serde(rename = "macAddresses", default, skip_serializing_if = "Option::is_none")]
+    pub mac_addresses: Option<Vec<String>>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// `deliveryMethods`
+    ///
+    /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; optional.
+    #[serde(
+        rename = "deliveryMethods",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
+    /// `expiration`
+    ///
+    /// Wire name `expiration`; `GuestUserExpiration`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiration: Option<GuestUserExpiration>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `integer`; optional.
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -165,12 +252,108 @@ impl GuestUser {
     pub fn new() -> Self {
         Self {
             guest_user_type: None,
+            id: None,
+            created_date: None,
+            last_modified: None,
+            name: None,
+            disabled: None,
+            notes: None,
+            email: None,
+            mobile_phone_number: None,
+            max_devices: None,
+            mac_addresses: None,
+            ssid: None,
+            delivery_methods: None,
+            expiration: None,
+            password: None,
+            expiration_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `guestUserType`.
     pub fn with_guest_user_type(mut self, value: impl Into<GuestUserType>) -> Self {
         self.guest_user_type = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<i64>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModified`.
+    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
+        self.last_modified = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `disabled`.
+    pub fn with_disabled(mut self, value: impl Into<bool>) -> Self {
+        self.disabled = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `mobilePhoneNumber`.
+    pub fn with_mobile_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.mobile_phone_number = Some(value.into());
+        self
+    }
+    /// Sets `maxDevices`.
+    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
+        self.max_devices = Some(value.into());
+        self
+    }
+    /// Sets `macAddresses`.
+    pub fn with_mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mac_addresses = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `deliveryMethods`.
+    pub fn with_delivery_methods(
+        mut self,
+        value: impl Into<Vec<GuestUserDeliveryMethods>>,
+    ) -> Self {
+        self.delivery_methods = Some(value.into());
+        self
+    }
+    /// Sets `expiration`.
+    pub fn with_expiration(mut self, value: impl Into<GuestUserExpiration>) -> Self {
+        self.expiration = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_date = Some(value.into());
         self
     }
 }
@@ -236,16 +419,19 @@ pub struct NetworkCompatibilityPage {
     /// Compatibility entries of this page.
     ///
     /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of entries over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -292,16 +478,19 @@ pub struct WifiFeatureSetPage {
     /// Feature sets of this page.
     ///
     /// Wire name `featureSets`; array of raw JSON, shape not shown: The fields of a feature set are not typed here.; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
     #[serde(rename = "featureSets", default, skip_serializing_if = "Option::is_none")]
     pub feature_sets: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of feature sets over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -480,6 +669,26 @@ pub struct PortalServiceProfile {
     /// Wire name `content`; `PortalServiceProfileContent`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<PortalServiceProfileContent>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `serviceName`
+    ///
+    /// Wire name `serviceName`; `string`; optional.
+    #[serde(rename = "serviceName", default, skip_serializing_if = "Option::is_none")]
+    pub service_name: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -489,6 +698,10 @@ impl PortalServiceProfile {
     pub fn new() -> Self {
         Self {
             content: None,
+            id: None,
+            service_name: None,
+            tags: None,
+            name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -498,6 +711,26 @@ impl PortalServiceProfile {
         value: impl Into<PortalServiceProfileContent>,
     ) -> Self {
         self.content = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `serviceName`.
+    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
+        self.service_name = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }
@@ -537,6 +770,132 @@ pub struct PortalServiceProfileContent {
         skip_serializing_if = "Option::is_none"
     )]
     pub powered_img_checksum: Option<String>,
+    /// `welcomeText`
+    ///
+    /// Wire name `welcomeText`; `string`; optional.
+    #[serde(rename = "welcomeText", default, skip_serializing_if = "Option::is_none")]
+    pub welcome_text: Option<String>,
+    /// `welcomeColor`
+    ///
+    /// Wire name `welcomeColor`; `string`; optional.
+    #[serde(rename = "welcomeColor", default, skip_serializing_if = "Option::is_none")]
+    pub welcome_color: Option<String>,
+    /// `bgImage`
+    ///
+    /// Wire name `bgImage`; `string`; optional.
+    #[serde(rename = "bgImage", default, skip_serializing_if = "Option::is_none")]
+    pub bg_image: Option<String>,
+    /// `bgColor`
+    ///
+    /// Wire name `bgColor`; `string`; optional.
+    #[serde(rename = "bgColor", default, skip_serializing_if = "Option::is_none")]
+    pub bg_color: Option<String>,
+    /// `welcomeSize`
+    ///
+    /// Wire name `welcomeSize`; `integer`; optional; format: int32.
+    #[serde(rename = "welcomeSize", default, skip_serializing_if = "Option::is_none")]
+    pub welcome_size: Option<i64>,
+    /// `photo`
+    ///
+    /// Wire name `photo`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub photo: Option<String>,
+    /// `photoRatio`
+    ///
+    /// Wire name `photoRatio`; `integer`; optional; format: int32.
+    #[serde(rename = "photoRatio", default, skip_serializing_if = "Option::is_none")]
+    pub photo_ratio: Option<i64>,
+    /// `logo`
+    ///
+    /// Wire name `logo`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo: Option<String>,
+    /// `logoRatio`
+    ///
+    /// Wire name `logoRatio`; `integer`; optional; format: int32.
+    #[serde(rename = "logoRatio", default, skip_serializing_if = "Option::is_none")]
+    pub logo_ratio: Option<i64>,
+    /// `secondaryText`
+    ///
+    /// Wire name `secondaryText`; `string`; optional.
+    #[serde(rename = "secondaryText", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_text: Option<String>,
+    /// `secondaryColor`
+    ///
+    /// Wire name `secondaryColor`; `string`; optional.
+    #[serde(rename = "secondaryColor", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_color: Option<String>,
+    /// `secondarySize`
+    ///
+    /// Wire name `secondarySize`; `integer`; optional; format: int32.
+    #[serde(rename = "secondarySize", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_size: Option<i64>,
+    /// `buttonColor`
+    ///
+    /// Wire name `buttonColor`; `string`; optional.
+    #[serde(rename = "buttonColor", default, skip_serializing_if = "Option::is_none")]
+    pub button_color: Option<String>,
+    /// `poweredBgColor`
+    ///
+    /// Wire name `poweredBgColor`; `string`; optional.
+    #[serde(rename = "poweredBgColor", default, skip_serializing_if = "Option::is_none")]
+    pub powered_bg_color: Option<String>,
+    /// `poweredColor`
+    ///
+    /// Wire name `poweredColor`; `string`; optional.
+    #[serde(rename = "poweredColor", default, skip_serializing_if = "Option::is_none")]
+    pub powered_color: Option<String>,
+    /// `poweredSize`
+    ///
+    /// Wire name `poweredSize`; `integer`; optional; format: int32.
+    #[serde(rename = "poweredSize", default, skip_serializing_if = "Option::is_none")]
+    pub powered_size: Option<i64>,
+    /// `poweredImg`
+    ///
+    /// Wire name `poweredImg`; `string`; optional.
+    #[serde(rename = "poweredImg", default, skip_serializing_if = "Option::is_none")]
+    pub powered_img: Option<String>,
+    /// `poweredImgRatio`
+    ///
+    /// Wire name `poweredImgRatio`; `integer`; optional; format: int32.
+    #[serde(
+        rename = "poweredImgRatio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub powered_img_ratio: Option<i64>,
+    /// `wifi4EUNetworkId`
+    ///
+    /// Wire name `wifi4EUNetworkId`; `string`; optional.
+    #[serde(
+        rename = "wifi4EUNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi4_eu_network_id: Option<String>,
+    /// `termsCondition`
+    ///
+    /// Wire name `termsCondition`; `string`; optional.
+    #[serde(rename = "termsCondition", default, skip_serializing_if = "Option::is_none")]
+    pub terms_condition: Option<String>,
+    /// `componentDisplay`
+    ///
+    /// Wire name `componentDisplay`; `ComponentDisplay`; optional.
+    #[serde(
+        rename = "componentDisplay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub component_display: Option<ComponentDisplay>,
+    /// `displayLangCode`
+    ///
+    /// Wire name `displayLangCode`; `string`; optional.
+    #[serde(
+        rename = "displayLangCode",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub display_lang_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -549,6 +908,28 @@ impl PortalServiceProfileContent {
             photo_checksum: None,
             logo_checksum: None,
             powered_img_checksum: None,
+            welcome_text: None,
+            welcome_color: None,
+            bg_image: None,
+            bg_color: None,
+            welcome_size: None,
+            photo: None,
+            photo_ratio: None,
+            logo: None,
+            logo_ratio: None,
+            secondary_text: None,
+            secondary_color: None,
+            secondary_size: None,
+            button_color: None,
+            powered_bg_color: None,
+            powered_color: None,
+            powered_size: None,
+            powered_img: None,
+            powered_img_ratio: None,
+            wifi4_eu_network_id: None,
+            terms_condition: None,
+            component_display: None,
+            display_lang_code: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -572,6 +953,116 @@ impl PortalServiceProfileContent {
         self.powered_img_checksum = Some(value.into());
         self
     }
+    /// Sets `welcomeText`.
+    pub fn with_welcome_text(mut self, value: impl Into<String>) -> Self {
+        self.welcome_text = Some(value.into());
+        self
+    }
+    /// Sets `welcomeColor`.
+    pub fn with_welcome_color(mut self, value: impl Into<String>) -> Self {
+        self.welcome_color = Some(value.into());
+        self
+    }
+    /// Sets `bgImage`.
+    pub fn with_bg_image(mut self, value: impl Into<String>) -> Self {
+        self.bg_image = Some(value.into());
+        self
+    }
+    /// Sets `bgColor`.
+    pub fn with_bg_color(mut self, value: impl Into<String>) -> Self {
+        self.bg_color = Some(value.into());
+        self
+    }
+    /// Sets `welcomeSize`.
+    pub fn with_welcome_size(mut self, value: impl Into<i64>) -> Self {
+        self.welcome_size = Some(value.into());
+        self
+    }
+    /// Sets `photo`.
+    pub fn with_photo(mut self, value: impl Into<String>) -> Self {
+        self.photo = Some(value.into());
+        self
+    }
+    /// Sets `photoRatio`.
+    pub fn with_photo_ratio(mut self, value: impl Into<i64>) -> Self {
+        self.photo_ratio = Some(value.into());
+        self
+    }
+    /// Sets `logo`.
+    pub fn with_logo(mut self, value: impl Into<String>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// Sets `logoRatio`.
+    pub fn with_logo_ratio(mut self, value: impl Into<i64>) -> Self {
+        self.logo_ratio = Some(value.into());
+        self
+    }
+    /// Sets `secondaryText`.
+    pub fn with_secondary_text(mut self, value: impl Into<String>) -> Self {
+        self.secondary_text = Some(value.into());
+        self
+    }
+    /// Sets `secondaryColor`.
+    pub fn with_secondary_color(mut self, value: impl Into<String>) -> Self {
+        self.secondary_color = Some(value.into());
+        self
+    }
+    /// Sets `secondarySize`.
+    pub fn with_secondary_size(mut self, value: impl Into<i64>) -> Self {
+        self.secondary_size = Some(value.into());
+        self
+    }
+    /// Sets `buttonColor`.
+    pub fn with_button_color(mut self, value: impl Into<String>) -> Self {
+        self.button_color = Some(value.into());
+        self
+    }
+    /// Sets `poweredBgColor`.
+    pub fn with_powered_bg_color(mut self, value: impl Into<String>) -> Self {
+        self.powered_bg_color = Some(value.into());
+        self
+    }
+    /// Sets `poweredColor`.
+    pub fn with_powered_color(mut self, value: impl Into<String>) -> Self {
+        self.powered_color = Some(value.into());
+        self
+    }
+    /// Sets `poweredSize`.
+    pub fn with_powered_size(mut self, value: impl Into<i64>) -> Self {
+        self.powered_size = Some(value.into());
+        self
+    }
+    /// Sets `poweredImg`.
+    pub fn with_powered_img(mut self, value: impl Into<String>) -> Self {
+        self.powered_img = Some(value.into());
+        self
+    }
+    /// Sets `poweredImgRatio`.
+    pub fn with_powered_img_ratio(mut self, value: impl Into<i64>) -> Self {
+        self.powered_img_ratio = Some(value.into());
+        self
+    }
+    /// Sets `wifi4EUNetworkId`.
+    pub fn with_wifi4_eu_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi4_eu_network_id = Some(value.into());
+        self
+    }
+    /// Sets `termsCondition`.
+    pub fn with_terms_condition(mut self, value: impl Into<String>) -> Self {
+        self.terms_condition = Some(value.into());
+        self
+    }
+    /// Sets `componentDisplay`.
+    pub fn with_component_display(mut self, value: impl Into<ComponentDisplay>) -> Self {
+        self.component_display = Some(value.into());
+        self
+    }
+    /// Sets `displayLangCode`.
+    pub fn with_display_lang_code(mut self, value: impl Into<String>) -> Self {
+        self.display_lang_code = Some(value.into());
+        self
+    }
 }
 /// Body of the image uploads of a portal service profile (and of its templates): one image, base64-encoded, in a JSON object.
 ///
@@ -593,7 +1084,1385 @@ impl PortalServiceProfileImage {
         Self { image }
     }
 }
-/// wireless networks: the 62 operations of this area of the Network management API.
+/// Component display, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ComponentDisplay {
+    /// `logo`
+    ///
+    /// Wire name `logo`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo: Option<bool>,
+    /// `welcome`
+    ///
+    /// Wire name `welcome`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub welcome: Option<bool>,
+    /// `photo`
+    ///
+    /// Wire name `photo`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub photo: Option<bool>,
+    /// `secondaryText`
+    ///
+    /// Wire name `secondaryText`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(rename = "secondaryText", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_text: Option<bool>,
+    /// `termsConditions`
+    ///
+    /// Wire name `termsConditions`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(
+        rename = "termsConditions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub terms_conditions: Option<bool>,
+    /// `poweredBy`
+    ///
+    /// Wire name `poweredBy`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(rename = "poweredBy", default, skip_serializing_if = "Option::is_none")]
+    pub powered_by: Option<bool>,
+    /// `wifi4eu`
+    ///
+    /// Wire name `wifi4eu`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wifi4eu: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ComponentDisplay {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            logo: None,
+            welcome: None,
+            photo: None,
+            secondary_text: None,
+            terms_conditions: None,
+            powered_by: None,
+            wifi4eu: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `logo`.
+    pub fn with_logo(mut self, value: impl Into<bool>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// Sets `welcome`.
+    pub fn with_welcome(mut self, value: impl Into<bool>) -> Self {
+        self.welcome = Some(value.into());
+        self
+    }
+    /// Sets `photo`.
+    pub fn with_photo(mut self, value: impl Into<bool>) -> Self {
+        self.photo = Some(value.into());
+        self
+    }
+    /// Sets `secondaryText`.
+    pub fn with_secondary_text(mut self, value: impl Into<bool>) -> Self {
+        self.secondary_text = Some(value.into());
+        self
+    }
+    /// Sets `termsConditions`.
+    pub fn with_terms_conditions(mut self, value: impl Into<bool>) -> Self {
+        self.terms_conditions = Some(value.into());
+        self
+    }
+    /// Sets `poweredBy`.
+    pub fn with_powered_by(mut self, value: impl Into<bool>) -> Self {
+        self.powered_by = Some(value.into());
+        self
+    }
+    /// Sets `wifi4eu`.
+    pub fn with_wifi4eu(mut self, value: impl Into<bool>) -> Self {
+        self.wifi4eu = Some(value.into());
+        self
+    }
+}
+/// Guest user action, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestUserAction {
+    /// `action`
+    ///
+    /// Wire name `action`; `GuestUserActionAction`; required.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
+    pub action: GuestUserActionAction,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 16; min_length: 6.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestUserAction {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(action: GuestUserActionAction) -> Self {
+        Self {
+            action,
+            password: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+}
+/// Guest user action action: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserActionAction {
+    /// `passwordValidation`
+    PasswordValidation,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserActionAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::PasswordValidation => "passwordValidation",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserActionAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "passwordValidation" => Self::PasswordValidation,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserActionAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserActionAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserActionAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user delivery methods: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserDeliveryMethods {
+    /// `MAIL`
+    Mail,
+    /// `SMS`
+    Sms,
+    /// `WHATSAPP`
+    Whatsapp,
+    /// `STUB`
+    Stub,
+    /// `PRINT`
+    Print,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserDeliveryMethods {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Mail => "MAIL",
+            Self::Sms => "SMS",
+            Self::Whatsapp => "WHATSAPP",
+            Self::Stub => "STUB",
+            Self::Print => "PRINT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserDeliveryMethods {
+    fn from(s: &str) -> Self {
+        match s {
+            "MAIL" => Self::Mail,
+            "SMS" => Self::Sms,
+            "WHATSAPP" => Self::Whatsapp,
+            "STUB" => Self::Stub,
+            "PRINT" => Self::Print,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserDeliveryMethods {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserDeliveryMethods {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserDeliveryMethods {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user expiration, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestUserExpiration {
+    /// `activationType`
+    ///
+    /// Wire name `activationType`; `GuestUserExpirationActivationType`; required.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
+    #[serde(rename = "activationType")]
+    pub activation_type: GuestUserExpirationActivationType,
+    /// `duration`
+    ///
+    /// Wire name `duration`; `integer`; optional; format: int32.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<i64>,
+    /// `unit`
+    ///
+    /// Wire name `unit`; `GuestUserExpirationUnit`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<GuestUserExpirationUnit>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestUserExpiration {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(activation_type: GuestUserExpirationActivationType) -> Self {
+        Self {
+            activation_type,
+            duration: None,
+            unit: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `duration`.
+    pub fn with_duration(mut self, value: impl Into<i64>) -> Self {
+        self.duration = Some(value.into());
+        self
+    }
+    /// Sets `unit`.
+    pub fn with_unit(mut self, value: impl Into<GuestUserExpirationUnit>) -> Self {
+        self.unit = Some(value.into());
+        self
+    }
+}
+/// Guest user expiration activation type: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserExpirationActivationType {
+    /// `Creation`
+    Creation,
+    /// `Login`
+    Login,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserExpirationActivationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Creation => "Creation",
+            Self::Login => "Login",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserExpirationActivationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Creation" => Self::Creation,
+            "Login" => Self::Login,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserExpirationActivationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserExpirationActivationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserExpirationActivationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user expiration unit: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserExpirationUnit {
+    /// `Minute`
+    Minute,
+    /// `Hour`
+    Hour,
+    /// `Day`
+    Day,
+    /// `Week`
+    Week,
+    /// `Month`
+    Month,
+    /// `Year`
+    Year,
+    /// `Never`
+    Never,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserExpirationUnit {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Minute => "Minute",
+            Self::Hour => "Hour",
+            Self::Day => "Day",
+            Self::Week => "Week",
+            Self::Month => "Month",
+            Self::Year => "Year",
+            Self::Never => "Never",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserExpirationUnit {
+    fn from(s: &str) -> Self {
+        match s {
+            "Minute" => Self::Minute,
+            "Hour" => Self::Hour,
+            "Day" => Self::Day,
+            "Week" => Self::Week,
+            "Month" => Self::Month,
+            "Year" => Self::Year,
+            "Never" => Self::Never,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserExpirationUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserExpirationUnit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user update, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestUserUpdate {
+    /// `disabled`
+    ///
+    /// Wire name `disabled`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+    /// `action`
+    ///
+    /// Wire name `action`; `GuestUserUpdateAction`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<GuestUserUpdateAction>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `deliveryMethods`
+    ///
+    /// Wire name `deliveryMethods`; `array<GuestUserUpdateDeliveryMethods>`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
+    #[serde(
+        rename = "deliveryMethods",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delivery_methods: Option<Vec<GuestUserUpdateDeliveryMethods>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestUserUpdate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            disabled: None,
+            action: None,
+            password: None,
+            delivery_methods: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `disabled`.
+    pub fn with_disabled(mut self, value: impl Into<bool>) -> Self {
+        self.disabled = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<GuestUserUpdateAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `deliveryMethods`.
+    pub fn with_delivery_methods(
+        mut self,
+        value: impl Into<Vec<GuestUserUpdateDeliveryMethods>>,
+    ) -> Self {
+        self.delivery_methods = Some(value.into());
+        self
+    }
+}
+/// Guest user update action: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserUpdateAction {
+    /// `regeneratePassword`
+    RegeneratePassword,
+    /// `passwordValidation`
+    PasswordValidation,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserUpdateAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::RegeneratePassword => "regeneratePassword",
+            Self::PasswordValidation => "passwordValidation",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserUpdateAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "regeneratePassword" => Self::RegeneratePassword,
+            "passwordValidation" => Self::PasswordValidation,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserUpdateAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserUpdateAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserUpdateAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user update delivery methods: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserUpdateDeliveryMethods {
+    /// `MAIL`
+    Mail,
+    /// `SMS`
+    Sms,
+    /// `WHATSAPP`
+    Whatsapp,
+    /// `STUB`
+    Stub,
+    /// `PRINT`
+    Print,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserUpdateDeliveryMethods {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Mail => "MAIL",
+            Self::Sms => "SMS",
+            Self::Whatsapp => "WHATSAPP",
+            Self::Stub => "STUB",
+            Self::Print => "PRINT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserUpdateDeliveryMethods {
+    fn from(s: &str) -> Self {
+        match s {
+            "MAIL" => Self::Mail,
+            "SMS" => Self::Sms,
+            "WHATSAPP" => Self::Whatsapp,
+            "STUB" => Self::Stub,
+            "PRINT" => Self::Print,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserUpdateDeliveryMethods {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserUpdateDeliveryMethods {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserUpdateDeliveryMethods {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user without id, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestUserWithoutId {
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `integer`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<i64>,
+    /// `lastModified`
+    ///
+    /// Wire name `lastModified`; `integer`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    pub name: String,
+    /// `disabled`
+    ///
+    /// Wire name `disabled`; `boolean`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+    /// `notes`
+    ///
+    /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `mobilePhoneNumber`
+    ///
+    /// Wire name `mobilePhoneNumber`; `string`; required.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "mobilePhoneNumber")]
+    pub mobile_phone_number: String,
+    /// `maxDevices`
+    ///
+    /// Wire name `maxDevices`; `integer`; required; format: int32.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "maxDevices")]
+    pub max_devices: i64,
+    /// `macAddresses`
+    ///
+    /// Wire name `macAddresses`; `array<string>`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "macAddresses", default, skip_serializing_if = "Option::is_none")]
+    pub mac_addresses: Option<Vec<String>>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// `deliveryMethods`
+    ///
+    /// Wire name `deliveryMethods`; `array<GuestUserWithoutIdDeliveryMethods>`; required.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "deliveryMethods")]
+    pub delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
+    /// `guestUserType`
+    ///
+    /// Wire name `guestUserType`; `GuestUserWithoutIdGuestUserType`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "guestUserType", default, skip_serializing_if = "Option::is_none")]
+    pub guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
+    /// `expiration`
+    ///
+    /// Wire name `expiration`; `GuestUserExpiration`; required.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    pub expiration: GuestUserExpiration,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `integer`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestUserWithoutId {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        mobile_phone_number: String,
+        max_devices: i64,
+        delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
+        expiration: GuestUserExpiration,
+    ) -> Self {
+        Self {
+            created_date: None,
+            last_modified: None,
+            name,
+            disabled: None,
+            notes: None,
+            email: None,
+            mobile_phone_number,
+            max_devices,
+            mac_addresses: None,
+            ssid: None,
+            delivery_methods,
+            guest_user_type: None,
+            expiration,
+            password: None,
+            expiration_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<i64>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModified`.
+    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
+        self.last_modified = Some(value.into());
+        self
+    }
+    /// Sets `disabled`.
+    pub fn with_disabled(mut self, value: impl Into<bool>) -> Self {
+        self.disabled = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `macAddresses`.
+    pub fn with_mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mac_addresses = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `guestUserType`.
+    pub fn with_guest_user_type(
+        mut self,
+        value: impl Into<GuestUserWithoutIdGuestUserType>,
+    ) -> Self {
+        self.guest_user_type = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+}
+/// Guest user without id delivery methods: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserWithoutIdDeliveryMethods {
+    /// `MAIL`
+    Mail,
+    /// `SMS`
+    Sms,
+    /// `WHATSAPP`
+    Whatsapp,
+    /// `STUB`
+    Stub,
+    /// `PRINT`
+    Print,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserWithoutIdDeliveryMethods {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Mail => "MAIL",
+            Self::Sms => "SMS",
+            Self::Whatsapp => "WHATSAPP",
+            Self::Stub => "STUB",
+            Self::Print => "PRINT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserWithoutIdDeliveryMethods {
+    fn from(s: &str) -> Self {
+        match s {
+            "MAIL" => Self::Mail,
+            "SMS" => Self::Sms,
+            "WHATSAPP" => Self::Whatsapp,
+            "STUB" => Self::Stub,
+            "PRINT" => Self::Print,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserWithoutIdDeliveryMethods {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserWithoutIdDeliveryMethods {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdDeliveryMethods {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user without id guest user type: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserWithoutIdGuestUserType {
+    /// `GuestPass`
+    GuestPass,
+    /// `Anonymous`
+    Anonymous,
+    /// `SelfSign`
+    SelfSign,
+    /// `HostGuest`
+    HostGuest,
+    /// `Directory`
+    Directory,
+    /// `SAML`
+    Saml,
+    /// `GuestPass,SelfSign,HostGuest`
+    GuestPassSelfSignHostGuest,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserWithoutIdGuestUserType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::GuestPass => "GuestPass",
+            Self::Anonymous => "Anonymous",
+            Self::SelfSign => "SelfSign",
+            Self::HostGuest => "HostGuest",
+            Self::Directory => "Directory",
+            Self::Saml => "SAML",
+            Self::GuestPassSelfSignHostGuest => "GuestPass,SelfSign,HostGuest",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserWithoutIdGuestUserType {
+    fn from(s: &str) -> Self {
+        match s {
+            "GuestPass" => Self::GuestPass,
+            "Anonymous" => Self::Anonymous,
+            "SelfSign" => Self::SelfSign,
+            "HostGuest" => Self::HostGuest,
+            "Directory" => Self::Directory,
+            "SAML" => Self::Saml,
+            "GuestPass,SelfSign,HostGuest" => Self::GuestPassSelfSignHostGuest,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserWithoutIdGuestUserType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserWithoutIdGuestUserType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdGuestUserType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Network venue scheduler, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NetworkVenueScheduler {
+    /// `fri`
+    ///
+    /// Wire name `fri`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fri: Option<String>,
+    /// `mon`
+    ///
+    /// Wire name `mon`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mon: Option<String>,
+    /// `sat`
+    ///
+    /// Wire name `sat`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sat: Option<String>,
+    /// `sun`
+    ///
+    /// Wire name `sun`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sun: Option<String>,
+    /// `thu`
+    ///
+    /// Wire name `thu`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thu: Option<String>,
+    /// `tue`
+    ///
+    /// Wire name `tue`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tue: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `NetworkVenueSchedulerType`; optional; default: ALWAYS_ON.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<NetworkVenueSchedulerType>,
+    /// `wed`
+    ///
+    /// Wire name `wed`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wed: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NetworkVenueScheduler {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fri: None,
+            mon: None,
+            sat: None,
+            sun: None,
+            thu: None,
+            tue: None,
+            type_: None,
+            wed: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fri`.
+    pub fn with_fri(mut self, value: impl Into<String>) -> Self {
+        self.fri = Some(value.into());
+        self
+    }
+    /// Sets `mon`.
+    pub fn with_mon(mut self, value: impl Into<String>) -> Self {
+        self.mon = Some(value.into());
+        self
+    }
+    /// Sets `sat`.
+    pub fn with_sat(mut self, value: impl Into<String>) -> Self {
+        self.sat = Some(value.into());
+        self
+    }
+    /// Sets `sun`.
+    pub fn with_sun(mut self, value: impl Into<String>) -> Self {
+        self.sun = Some(value.into());
+        self
+    }
+    /// Sets `thu`.
+    pub fn with_thu(mut self, value: impl Into<String>) -> Self {
+        self.thu = Some(value.into());
+        self
+    }
+    /// Sets `tue`.
+    pub fn with_tue(mut self, value: impl Into<String>) -> Self {
+        self.tue = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<NetworkVenueSchedulerType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `wed`.
+    pub fn with_wed(mut self, value: impl Into<String>) -> Self {
+        self.wed = Some(value.into());
+        self
+    }
+}
+/// Network venue scheduler type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NetworkVenueSchedulerType {
+    /// `ALWAYS_ON`
+    AlwaysOn,
+    /// `ALWAYS_OFF`
+    AlwaysOff,
+    /// `CUSTOM`
+    Custom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NetworkVenueSchedulerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::AlwaysOn => "ALWAYS_ON",
+            Self::AlwaysOff => "ALWAYS_OFF",
+            Self::Custom => "CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NetworkVenueSchedulerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALWAYS_ON" => Self::AlwaysOn,
+            "ALWAYS_OFF" => Self::AlwaysOff,
+            "CUSTOM" => Self::Custom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NetworkVenueSchedulerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NetworkVenueSchedulerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkVenueSchedulerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Operation response guest user without id, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OperationResponseGuestUserWithoutId {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `GuestUserWithoutId`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<GuestUserWithoutId>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OperationResponseGuestUserWithoutId {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<GuestUserWithoutId>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Operation response portal service profile, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OperationResponsePortalServiceProfile {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `PortalServiceProfile`; optional.
+    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<PortalServiceProfile>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OperationResponsePortalServiceProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<PortalServiceProfile>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Venue wifi network settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueWifiNetworkSettings {
+    /// `allApGroupsRadioTypes`
+    ///
+    /// Wire name `allApGroupsRadioTypes`; `array<VenueWifiNetworkSettingsAllApGroupsRadioTypes>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
+    #[serde(
+        rename = "allApGroupsRadioTypes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub all_ap_groups_radio_types: Option<
+        Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
+    >,
+    /// `allApGroupsVlanId`
+    ///
+    /// Wire name `allApGroupsVlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
+    #[serde(
+        rename = "allApGroupsVlanId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub all_ap_groups_vlan_id: Option<i64>,
+    /// `isAllApGroups`
+    ///
+    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
+    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
+    pub is_all_ap_groups: Option<bool>,
+    /// `scheduler`
+    ///
+    /// Wire name `scheduler`; `NetworkVenueScheduler`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduler: Option<NetworkVenueScheduler>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueWifiNetworkSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            all_ap_groups_radio_types: None,
+            all_ap_groups_vlan_id: None,
+            is_all_ap_groups: None,
+            scheduler: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allApGroupsRadioTypes`.
+    pub fn with_all_ap_groups_radio_types(
+        mut self,
+        value: impl Into<Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>>,
+    ) -> Self {
+        self.all_ap_groups_radio_types = Some(value.into());
+        self
+    }
+    /// Sets `allApGroupsVlanId`.
+    pub fn with_all_ap_groups_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.all_ap_groups_vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `scheduler`.
+    pub fn with_scheduler(mut self, value: impl Into<NetworkVenueScheduler>) -> Self {
+        self.scheduler = Some(value.into());
+        self
+    }
+}
+/// Venue wifi network settings all ap groups radio types: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    /// `2.4-GHz`
+    V24GHz,
+    /// `5-GHz`
+    V5GHz,
+    /// `6-GHz`
+    V6GHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V24GHz => "2.4-GHz",
+            Self::V5GHz => "5-GHz",
+            Self::V6GHz => "6-GHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    fn from(s: &str) -> Self {
+        match s {
+            "2.4-GHz" => Self::V24GHz,
+            "5-GHz" => Self::V5GHz,
+            "6-GHz" => Self::V6GHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// wireless networks: the 63 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_networks()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -713,14 +2582,11 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// `POST /wifiNetworks` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `WifiNetwork`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetwork::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_wifi_network(
-        &self,
-        body: &impl serde::Serialize,
-    ) -> CreateWifiNetwork<'a> {
+    pub fn create_wifi_network(&self, body: &WifiNetwork) -> CreateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK,
@@ -734,14 +2600,14 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `PUT /wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `WifiNetwork`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiNetwork::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
-        body: &impl serde::Serialize,
+        body: &WifiNetwork,
     ) -> UpdateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -931,7 +2797,7 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueWifiNetworkSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkSettings::version`)
     pub fn get_venue_wifi_network_settings(
         &self,
@@ -951,7 +2817,7 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueWifiNetworkSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueWifiNetworkSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -959,7 +2825,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueWifiNetworkSettings,
     ) -> UpdateVenueWifiNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1307,13 +3173,13 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `GuestUserAction`
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
-        body: &impl serde::Serialize,
+        body: &GuestUserAction,
     ) -> PatchWifiNetworkGuestUsers<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1349,8 +3215,8 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `GuestUserUpdate`
+    /// - Response 200: `OperationResponseGuestUserWithoutId`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUser::version`)
     ///
     /// Notes:
@@ -1359,7 +3225,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         wifi_network_id: &str,
         guest_user_id: &str,
-        body: &impl serde::Serialize,
+        body: &GuestUserUpdate,
     ) -> PatchWifiNetworkGuestUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1375,7 +3241,7 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
     pub fn delete_wifi_network_guest_user(
         &self,
@@ -1457,8 +3323,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `POST /portalServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 201: raw JSON (shape not shown) (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
+    /// - Response 201: `EntityIdOperationResponse` (Created.)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
     pub fn create_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -1470,6 +3336,27 @@ impl<'a> WirelessNetworksClient<'a> {
         );
         req.json(body);
         CreatePortalServiceProfile { req }
+    }
+    /// Create portal service profile (v1).
+    ///
+    /// `POST /portalServiceProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `PortalServiceProfile`
+    /// - Response 201: `OperationResponsePortalServiceProfile` (Created.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    pub fn create_portal_service_profile_v1(
+        &self,
+        body: &PortalServiceProfile,
+    ) -> CreatePortalServiceProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_PORTAL_SERVICE_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreatePortalServiceProfileV1 {
+            req,
+        }
     }
     /// Delete portal service profiles.
     ///
@@ -1755,7 +3642,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `POST /templates/portalServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 201: `OperationResponseRequestIdOnly` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTemplatePortalServiceProfile::version`)
     /// - Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn create_template_portal_service_profile(
@@ -3057,14 +4944,16 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueWifiNetworkSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueWifiNetworkSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4096,14 +5985,19 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4235,14 +6129,16 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<OperationResponseGuestUserWithoutId, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<OperationResponseGuestUserWithoutId>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4306,14 +6202,19 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4528,10 +6429,6 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
             accept: "application/vnd.ruckus.v1.1+json",
         },
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
@@ -4547,8 +6444,6 @@ pub enum CreatePortalServiceProfileVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -4581,14 +6476,68 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EntityIdOperationResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_portal_service_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/portalServiceProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessNetworksClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreatePortalServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreatePortalServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
+    pub async fn send(
+        self,
+    ) -> Result<OperationResponsePortalServiceProfile, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<OperationResponsePortalServiceProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5535,14 +7484,19 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<
+        super::common::OperationResponseRequestIdOnly,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

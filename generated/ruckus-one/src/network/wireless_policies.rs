@@ -45,6 +45,73 @@ pub struct TunnelServiceProfile {
         skip_serializing_if = "Option::is_none"
     )]
     pub mtu_request_retry: Option<i64>,
+    /// `ageTimeMinutes`
+    ///
+    /// Wire name `ageTimeMinutes`; `integer`; optional; default: 20; format: int32; maximum: 10080; minimum: 5.
+    #[serde(rename = "ageTimeMinutes", default, skip_serializing_if = "Option::is_none")]
+    pub age_time_minutes: Option<i64>,
+    /// `destinationIpAddress`
+    ///
+    /// Wire name `destinationIpAddress`; `string`; optional.
+    #[serde(
+        rename = "destinationIpAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destination_ip_address: Option<String>,
+    /// `forceFragmentation`
+    ///
+    /// Wire name `forceFragmentation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceFragmentation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_fragmentation: Option<bool>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `mtuSize`
+    ///
+    /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 1450; minimum: 576.
+    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_size: Option<i64>,
+    /// `mtuType`
+    ///
+    /// Wire name `mtuType`; `TunnelServiceProfileMtuType`; optional; default: AUTO.
+    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_type: Option<TunnelServiceProfileMtuType>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `natTraversalEnabled`
+    ///
+    /// Wire name `natTraversalEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "natTraversalEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nat_traversal_enabled: Option<bool>,
+    /// `tag`
+    ///
+    /// Wire name `tag`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// `tunnelType`
+    ///
+    /// Wire name `tunnelType`; `TunnelServiceProfileTunnelType`; optional; default: VXLAN_GPE.
+    #[serde(rename = "tunnelType", default, skip_serializing_if = "Option::is_none")]
+    pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
+    /// `type`
+    ///
+    /// Wire name `type`; `TunnelServiceProfileType`; optional; default: VXLAN.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<TunnelServiceProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -57,6 +124,17 @@ impl TunnelServiceProfile {
             keep_alive_retry: None,
             mtu_request_timeout: None,
             mtu_request_retry: None,
+            age_time_minutes: None,
+            destination_ip_address: None,
+            force_fragmentation: None,
+            id: None,
+            mtu_size: None,
+            mtu_type: None,
+            name: None,
+            nat_traversal_enabled: None,
+            tag: None,
+            tunnel_type: None,
+            type_: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -80,6 +158,67 @@ impl TunnelServiceProfile {
         self.mtu_request_retry = Some(value.into());
         self
     }
+    /// Sets `ageTimeMinutes`.
+    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.age_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `destinationIpAddress`.
+    pub fn with_destination_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.destination_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `forceFragmentation`.
+    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
+        self.force_fragmentation = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileMtuType>,
+    ) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `natTraversalEnabled`.
+    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `tunnelType`.
+    pub fn with_tunnel_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileTunnelType>,
+    ) -> Self {
+        self.tunnel_type = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<TunnelServiceProfileType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
 }
 /// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
 ///
@@ -94,6 +233,44 @@ pub struct DevicePolicyRule {
     /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
     #[serde(rename = "osVendor", default, skip_serializing_if = "Option::is_none")]
     pub os_vendor: Option<DevicePolicyOsVendor>,
+    /// `action`
+    ///
+    /// Wire name `action`; `DevicePolicyRuleAction`; optional; default: ALLOW.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<DevicePolicyRuleAction>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `DevicePolicyRuleDeviceType`; optional; may be null.
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<DevicePolicyRuleDeviceType>,
+    /// `downloadRateLimit`
+    ///
+    /// Wire name `downloadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "downloadRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub download_rate_limit: Option<f64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `uploadRateLimit`
+    ///
+    /// Wire name `uploadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "uploadRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub upload_rate_limit: Option<f64>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -103,12 +280,51 @@ impl DevicePolicyRule {
     pub fn new() -> Self {
         Self {
             os_vendor: None,
+            action: None,
+            device_type: None,
+            download_rate_limit: None,
+            name: None,
+            upload_rate_limit: None,
+            vlan: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `osVendor`.
     pub fn with_os_vendor(mut self, value: impl Into<DevicePolicyOsVendor>) -> Self {
         self.os_vendor = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<DevicePolicyRuleDeviceType>,
+    ) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `downloadRateLimit`.
+    pub fn with_download_rate_limit(mut self, value: impl Into<f64>) -> Self {
+        self.download_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `uploadRateLimit`.
+    pub fn with_upload_rate_limit(mut self, value: impl Into<f64>) -> Self {
+        self.upload_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
         self
     }
 }
@@ -185,7 +401,8022 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
         Ok(Self::from(s.as_str()))
     }
 }
-/// wireless policies: the 120 operations of this area of the Network management API.
+/// Access control profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AccessControlProfile {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
+    pub name: String,
+    /// `rateLimiting`
+    ///
+    /// Wire name `rateLimiting`; `RateLimiting`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
+    #[serde(rename = "rateLimiting", default, skip_serializing_if = "Option::is_none")]
+    pub rate_limiting: Option<RateLimiting>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AccessControlProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            description: None,
+            id: None,
+            name,
+            rate_limiting: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rateLimiting`.
+    pub fn with_rate_limiting(mut self, value: impl Into<RateLimiting>) -> Self {
+        self.rate_limiting = Some(value.into());
+        self
+    }
+}
+/// Access control profile v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AccessControlProfileV1 {
+    /// `applicationPolicy`
+    ///
+    /// Wire name `applicationPolicy`; `IdAndEnabled`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(
+        rename = "applicationPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy: Option<IdAndEnabled>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `devicePolicy`
+    ///
+    /// Wire name `devicePolicy`; `IdAndEnabled`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(rename = "devicePolicy", default, skip_serializing_if = "Option::is_none")]
+    pub device_policy: Option<IdAndEnabled>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `l2AclPolicy`
+    ///
+    /// Wire name `l2AclPolicy`; `IdAndEnabled`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(rename = "l2AclPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub l2_acl_policy: Option<IdAndEnabled>,
+    /// `l3AclPolicy`
+    ///
+    /// Wire name `l3AclPolicy`; `IdAndEnabled`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(rename = "l3AclPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub l3_acl_policy: Option<IdAndEnabled>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    pub name: String,
+    /// `rateLimiting`
+    ///
+    /// Wire name `rateLimiting`; `RateLimiting`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
+    #[serde(rename = "rateLimiting", default, skip_serializing_if = "Option::is_none")]
+    pub rate_limiting: Option<RateLimiting>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AccessControlProfileV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            application_policy: None,
+            description: None,
+            device_policy: None,
+            id: None,
+            l2_acl_policy: None,
+            l3_acl_policy: None,
+            name,
+            rate_limiting: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationPolicy`.
+    pub fn with_application_policy(mut self, value: impl Into<IdAndEnabled>) -> Self {
+        self.application_policy = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `devicePolicy`.
+    pub fn with_device_policy(mut self, value: impl Into<IdAndEnabled>) -> Self {
+        self.device_policy = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `l2AclPolicy`.
+    pub fn with_l2_acl_policy(mut self, value: impl Into<IdAndEnabled>) -> Self {
+        self.l2_acl_policy = Some(value.into());
+        self
+    }
+    /// Sets `l3AclPolicy`.
+    pub fn with_l3_acl_policy(mut self, value: impl Into<IdAndEnabled>) -> Self {
+        self.l3_acl_policy = Some(value.into());
+        self
+    }
+    /// Sets `rateLimiting`.
+    pub fn with_rate_limiting(mut self, value: impl Into<RateLimiting>) -> Self {
+        self.rate_limiting = Some(value.into());
+        self
+    }
+}
+/// Application library application, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationLibraryApplication {
+    /// `id`
+    ///
+    /// Wire name `id`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationLibraryApplication {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// Application library applications, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplications).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationLibraryApplications {
+    /// `applications`
+    ///
+    /// Wire name `applications`; `array<ApplicationLibraryApplication>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplications).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applications: Option<Vec<ApplicationLibraryApplication>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationLibraryApplications {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            applications: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applications`.
+    pub fn with_applications(
+        mut self,
+        value: impl Into<Vec<ApplicationLibraryApplication>>,
+    ) -> Self {
+        self.applications = Some(value.into());
+        self
+    }
+}
+/// Application library categories, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategories).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationLibraryCategories {
+    /// `categories`
+    ///
+    /// Wire name `categories`; `array<ApplicationLibraryCategory>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategories).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub categories: Option<Vec<ApplicationLibraryCategory>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationLibraryCategories {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            categories: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `categories`.
+    pub fn with_categories(
+        mut self,
+        value: impl Into<Vec<ApplicationLibraryCategory>>,
+    ) -> Self {
+        self.categories = Some(value.into());
+        self
+    }
+}
+/// Application library category, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationLibraryCategory {
+    /// `id`
+    ///
+    /// Wire name `id`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationLibraryCategory {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// Application library settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationLibrarySettings {
+    /// `changedApplications`
+    ///
+    /// Wire name `changedApplications`; `array<ChangedApplication>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+    #[serde(
+        rename = "changedApplications",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub changed_applications: Option<Vec<ChangedApplication>>,
+    /// `latestReleasedDate`
+    ///
+    /// Wire name `latestReleasedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+    #[serde(
+        rename = "latestReleasedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub latest_released_date: Option<String>,
+    /// `latestVersion`
+    ///
+    /// Wire name `latestVersion`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+    #[serde(rename = "latestVersion", default, skip_serializing_if = "Option::is_none")]
+    pub latest_version: Option<String>,
+    /// `releasedDate`
+    ///
+    /// Wire name `releasedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+    #[serde(rename = "releasedDate", default, skip_serializing_if = "Option::is_none")]
+    pub released_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `version`
+    ///
+    /// Wire name `version`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationLibrarySettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            changed_applications: None,
+            latest_released_date: None,
+            latest_version: None,
+            released_date: None,
+            updated_date: None,
+            version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `changedApplications`.
+    pub fn with_changed_applications(
+        mut self,
+        value: impl Into<Vec<ChangedApplication>>,
+    ) -> Self {
+        self.changed_applications = Some(value.into());
+        self
+    }
+    /// Sets `latestReleasedDate`.
+    pub fn with_latest_released_date(mut self, value: impl Into<String>) -> Self {
+        self.latest_released_date = Some(value.into());
+        self
+    }
+    /// Sets `latestVersion`.
+    pub fn with_latest_version(mut self, value: impl Into<String>) -> Self {
+        self.latest_version = Some(value.into());
+        self
+    }
+    /// Sets `releasedDate`.
+    pub fn with_released_date(mut self, value: impl Into<String>) -> Self {
+        self.released_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+}
+/// Application policy, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationPolicy {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
+    pub name: String,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<ApplicationPolicyRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationPolicy {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            description: None,
+            id: None,
+            name,
+            rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<Vec<ApplicationPolicyRule>>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Application policy rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationPolicyRule {
+    /// `accessControl`
+    ///
+    /// Wire name `accessControl`; `ApplicationPolicyRuleAccessControl`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(rename = "accessControl", default)]
+    pub access_control: Option<ApplicationPolicyRuleAccessControl>,
+    /// `applicationId`
+    ///
+    /// Wire name `applicationId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<i64>,
+    /// `applicationName`
+    ///
+    /// Wire name `applicationName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(
+        rename = "applicationName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_name: Option<String>,
+    /// `category`
+    ///
+    /// Wire name `category`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// `categoryId`
+    ///
+    /// Wire name `categoryId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(rename = "categoryId", default, skip_serializing_if = "Option::is_none")]
+    pub category_id: Option<i64>,
+    /// `destinationIp`
+    ///
+    /// Wire name `destinationIp`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(rename = "destinationIp", default, skip_serializing_if = "Option::is_none")]
+    pub destination_ip: Option<String>,
+    /// `destinationPort`
+    ///
+    /// Wire name `destinationPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(
+        rename = "destinationPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub destination_port: Option<i64>,
+    /// `downLinkMarkingType`
+    ///
+    /// Wire name `downLinkMarkingType`; `ApplicationPolicyRuleDownLinkMarkingType`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(
+        rename = "downLinkMarkingType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub down_link_marking_type: Option<ApplicationPolicyRuleDownLinkMarkingType>,
+    /// `downlink`
+    ///
+    /// Wire name `downlink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downlink: Option<i64>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `markingPriority`
+    ///
+    /// Wire name `markingPriority`; `ApplicationPolicyRuleMarkingPriority`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(
+        rename = "markingPriority",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub marking_priority: Option<ApplicationPolicyRuleMarkingPriority>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    pub name: String,
+    /// `netmask`
+    ///
+    /// Wire name `netmask`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub netmask: Option<String>,
+    /// `portMapping`
+    ///
+    /// Wire name `portMapping`; `ApplicationPolicyRulePortMapping`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(rename = "portMapping", default, skip_serializing_if = "Option::is_none")]
+    pub port_mapping: Option<ApplicationPolicyRulePortMapping>,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `integer`; required; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    pub priority: i64,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `ApplicationPolicyRuleProtocol`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<ApplicationPolicyRuleProtocol>,
+    /// `ruleType`
+    ///
+    /// Wire name `ruleType`; `ApplicationPolicyRuleRuleType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(rename = "ruleType", default)]
+    pub rule_type: Option<ApplicationPolicyRuleRuleType>,
+    /// `upLinkMarkingType`
+    ///
+    /// Wire name `upLinkMarkingType`; `ApplicationPolicyRuleUpLinkMarkingType`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(
+        rename = "upLinkMarkingType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub up_link_marking_type: Option<ApplicationPolicyRuleUpLinkMarkingType>,
+    /// `uplink`
+    ///
+    /// Wire name `uplink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationPolicyRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, priority: i64) -> Self {
+        Self {
+            access_control: None,
+            application_id: None,
+            application_name: None,
+            category: None,
+            category_id: None,
+            destination_ip: None,
+            destination_port: None,
+            down_link_marking_type: None,
+            downlink: None,
+            id: None,
+            marking_priority: None,
+            name,
+            netmask: None,
+            port_mapping: None,
+            priority,
+            protocol: None,
+            rule_type: None,
+            up_link_marking_type: None,
+            uplink: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `accessControl`.
+    pub fn with_access_control(
+        mut self,
+        value: impl Into<ApplicationPolicyRuleAccessControl>,
+    ) -> Self {
+        self.access_control = Some(value.into());
+        self
+    }
+    /// Sets `applicationId`.
+    pub fn with_application_id(mut self, value: impl Into<i64>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    /// Sets `applicationName`.
+    pub fn with_application_name(mut self, value: impl Into<String>) -> Self {
+        self.application_name = Some(value.into());
+        self
+    }
+    /// Sets `category`.
+    pub fn with_category(mut self, value: impl Into<String>) -> Self {
+        self.category = Some(value.into());
+        self
+    }
+    /// Sets `categoryId`.
+    pub fn with_category_id(mut self, value: impl Into<i64>) -> Self {
+        self.category_id = Some(value.into());
+        self
+    }
+    /// Sets `destinationIp`.
+    pub fn with_destination_ip(mut self, value: impl Into<String>) -> Self {
+        self.destination_ip = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `downLinkMarkingType`.
+    pub fn with_down_link_marking_type(
+        mut self,
+        value: impl Into<ApplicationPolicyRuleDownLinkMarkingType>,
+    ) -> Self {
+        self.down_link_marking_type = Some(value.into());
+        self
+    }
+    /// Sets `downlink`.
+    pub fn with_downlink(mut self, value: impl Into<i64>) -> Self {
+        self.downlink = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `markingPriority`.
+    pub fn with_marking_priority(
+        mut self,
+        value: impl Into<ApplicationPolicyRuleMarkingPriority>,
+    ) -> Self {
+        self.marking_priority = Some(value.into());
+        self
+    }
+    /// Sets `netmask`.
+    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
+        self.netmask = Some(value.into());
+        self
+    }
+    /// Sets `portMapping`.
+    pub fn with_port_mapping(
+        mut self,
+        value: impl Into<ApplicationPolicyRulePortMapping>,
+    ) -> Self {
+        self.port_mapping = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<ApplicationPolicyRuleProtocol>,
+    ) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `ruleType`.
+    pub fn with_rule_type(
+        mut self,
+        value: impl Into<ApplicationPolicyRuleRuleType>,
+    ) -> Self {
+        self.rule_type = Some(value.into());
+        self
+    }
+    /// Sets `upLinkMarkingType`.
+    pub fn with_up_link_marking_type(
+        mut self,
+        value: impl Into<ApplicationPolicyRuleUpLinkMarkingType>,
+    ) -> Self {
+        self.up_link_marking_type = Some(value.into());
+        self
+    }
+    /// Sets `uplink`.
+    pub fn with_uplink(mut self, value: impl Into<i64>) -> Self {
+        self.uplink = Some(value.into());
+        self
+    }
+}
+/// Application policy rule access control: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRuleAccessControl {
+    /// `DENY`
+    Deny,
+    /// `QOS`
+    Qos,
+    /// `RATE_LIMIT`
+    RateLimit,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRuleAccessControl {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Deny => "DENY",
+            Self::Qos => "QOS",
+            Self::RateLimit => "RATE_LIMIT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRuleAccessControl {
+    fn from(s: &str) -> Self {
+        match s {
+            "DENY" => Self::Deny,
+            "QOS" => Self::Qos,
+            "RATE_LIMIT" => Self::RateLimit,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRuleAccessControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRuleAccessControl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy rule down link marking type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRuleDownLinkMarkingType {
+    /// `VOICE`
+    Voice,
+    /// `VIDEO`
+    Video,
+    /// `BEST_EFFORT`
+    BestEffort,
+    /// `BACKGROUND`
+    Background,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRuleDownLinkMarkingType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Voice => "VOICE",
+            Self::Video => "VIDEO",
+            Self::BestEffort => "BEST_EFFORT",
+            Self::Background => "BACKGROUND",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRuleDownLinkMarkingType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VOICE" => Self::Voice,
+            "VIDEO" => Self::Video,
+            "BEST_EFFORT" => Self::BestEffort,
+            "BACKGROUND" => Self::Background,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRuleDownLinkMarkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRuleDownLinkMarkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleDownLinkMarkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy rule marking priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRuleMarkingPriority {
+    /// `IEEE802_1P`
+    Ieee8021p,
+    /// `DSCP`
+    Dscp,
+    /// `BOTH`
+    Both,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRuleMarkingPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ieee8021p => "IEEE802_1P",
+            Self::Dscp => "DSCP",
+            Self::Both => "BOTH",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRuleMarkingPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "IEEE802_1P" => Self::Ieee8021p,
+            "DSCP" => Self::Dscp,
+            "BOTH" => Self::Both,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRuleMarkingPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRuleMarkingPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleMarkingPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy rule port mapping: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRulePortMapping {
+    /// `IP_WITH_PORT`
+    IpWithPort,
+    /// `PORT_ONLY`
+    PortOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRulePortMapping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::IpWithPort => "IP_WITH_PORT",
+            Self::PortOnly => "PORT_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRulePortMapping {
+    fn from(s: &str) -> Self {
+        match s {
+            "IP_WITH_PORT" => Self::IpWithPort,
+            "PORT_ONLY" => Self::PortOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRulePortMapping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRulePortMapping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRulePortMapping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy rule protocol: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRuleProtocol {
+    /// `TCP`
+    Tcp,
+    /// `UDP`
+    Udp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRuleProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tcp => "TCP",
+            Self::Udp => "UDP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRuleProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "TCP" => Self::Tcp,
+            "UDP" => Self::Udp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRuleProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRuleProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy rule rule type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRuleRuleType {
+    /// `SIGNATURE`
+    Signature,
+    /// `USER_DEFINED`
+    UserDefined,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRuleRuleType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Signature => "SIGNATURE",
+            Self::UserDefined => "USER_DEFINED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRuleRuleType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SIGNATURE" => Self::Signature,
+            "USER_DEFINED" => Self::UserDefined,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRuleRuleType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRuleRuleType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleRuleType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy rule up link marking type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApplicationPolicyRuleUpLinkMarkingType {
+    /// `VOICE`
+    Voice,
+    /// `VIDEO`
+    Video,
+    /// `BEST_EFFORT`
+    BestEffort,
+    /// `BACKGROUND`
+    Background,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApplicationPolicyRuleUpLinkMarkingType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Voice => "VOICE",
+            Self::Video => "VIDEO",
+            Self::BestEffort => "BEST_EFFORT",
+            Self::Background => "BACKGROUND",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApplicationPolicyRuleUpLinkMarkingType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VOICE" => Self::Voice,
+            "VIDEO" => Self::Video,
+            "BEST_EFFORT" => Self::BestEffort,
+            "BACKGROUND" => Self::Background,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApplicationPolicyRuleUpLinkMarkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApplicationPolicyRuleUpLinkMarkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleUpLinkMarkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Application policy v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationPolicyV1 {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
+    pub name: String,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<ApplicationPolicyRule>>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationPolicyV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            description: None,
+            id: None,
+            name,
+            rules: None,
+            tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<Vec<ApplicationPolicyRule>>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+}
+/// Changed application, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ChangedApplication {
+    /// `applicationId`
+    ///
+    /// Wire name `applicationId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<i64>,
+    /// `applicationName`
+    ///
+    /// Wire name `applicationName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(
+        rename = "applicationName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_name: Option<String>,
+    /// `categoryId`
+    ///
+    /// Wire name `categoryId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "categoryId", default, skip_serializing_if = "Option::is_none")]
+    pub category_id: Option<i64>,
+    /// `categoryName`
+    ///
+    /// Wire name `categoryName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "categoryName", default, skip_serializing_if = "Option::is_none")]
+    pub category_name: Option<String>,
+    /// `impactedItems`
+    ///
+    /// Wire name `impactedItems`; `array<ChangedApplicationImpactedItem>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "impactedItems", default, skip_serializing_if = "Option::is_none")]
+    pub impacted_items: Option<Vec<ChangedApplicationImpactedItem>>,
+    /// `toApplicationId`
+    ///
+    /// Wire name `toApplicationId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(
+        rename = "toApplicationId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub to_application_id: Option<i64>,
+    /// `toApplicationName`
+    ///
+    /// Wire name `toApplicationName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(
+        rename = "toApplicationName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub to_application_name: Option<String>,
+    /// `toCategoryId`
+    ///
+    /// Wire name `toCategoryId`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "toCategoryId", default, skip_serializing_if = "Option::is_none")]
+    pub to_category_id: Option<i64>,
+    /// `toCategoryName`
+    ///
+    /// Wire name `toCategoryName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "toCategoryName", default, skip_serializing_if = "Option::is_none")]
+    pub to_category_name: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `ChangedApplicationType`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<ChangedApplicationType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ChangedApplication {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_id: None,
+            application_name: None,
+            category_id: None,
+            category_name: None,
+            impacted_items: None,
+            to_application_id: None,
+            to_application_name: None,
+            to_category_id: None,
+            to_category_name: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationId`.
+    pub fn with_application_id(mut self, value: impl Into<i64>) -> Self {
+        self.application_id = Some(value.into());
+        self
+    }
+    /// Sets `applicationName`.
+    pub fn with_application_name(mut self, value: impl Into<String>) -> Self {
+        self.application_name = Some(value.into());
+        self
+    }
+    /// Sets `categoryId`.
+    pub fn with_category_id(mut self, value: impl Into<i64>) -> Self {
+        self.category_id = Some(value.into());
+        self
+    }
+    /// Sets `categoryName`.
+    pub fn with_category_name(mut self, value: impl Into<String>) -> Self {
+        self.category_name = Some(value.into());
+        self
+    }
+    /// Sets `impactedItems`.
+    pub fn with_impacted_items(
+        mut self,
+        value: impl Into<Vec<ChangedApplicationImpactedItem>>,
+    ) -> Self {
+        self.impacted_items = Some(value.into());
+        self
+    }
+    /// Sets `toApplicationId`.
+    pub fn with_to_application_id(mut self, value: impl Into<i64>) -> Self {
+        self.to_application_id = Some(value.into());
+        self
+    }
+    /// Sets `toApplicationName`.
+    pub fn with_to_application_name(mut self, value: impl Into<String>) -> Self {
+        self.to_application_name = Some(value.into());
+        self
+    }
+    /// Sets `toCategoryId`.
+    pub fn with_to_category_id(mut self, value: impl Into<i64>) -> Self {
+        self.to_category_id = Some(value.into());
+        self
+    }
+    /// Sets `toCategoryName`.
+    pub fn with_to_category_name(mut self, value: impl Into<String>) -> Self {
+        self.to_category_name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<ChangedApplicationType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Changed application impacted item, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ChangedApplicationImpactedItem {
+    /// `applicationPolicyId`
+    ///
+    /// Wire name `applicationPolicyId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
+    #[serde(
+        rename = "applicationPolicyId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy_id: Option<String>,
+    /// `applicationPolicyName`
+    ///
+    /// Wire name `applicationPolicyName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
+    #[serde(
+        rename = "applicationPolicyName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy_name: Option<String>,
+    /// `applicationPolicyRuleId`
+    ///
+    /// Wire name `applicationPolicyRuleId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
+    #[serde(
+        rename = "applicationPolicyRuleId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy_rule_id: Option<String>,
+    /// `applicationPolicyRuleName`
+    ///
+    /// Wire name `applicationPolicyRuleName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
+    #[serde(
+        rename = "applicationPolicyRuleName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy_rule_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ChangedApplicationImpactedItem {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_policy_id: None,
+            application_policy_name: None,
+            application_policy_rule_id: None,
+            application_policy_rule_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationPolicyId`.
+    pub fn with_application_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.application_policy_id = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyName`.
+    pub fn with_application_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.application_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyRuleId`.
+    pub fn with_application_policy_rule_id(mut self, value: impl Into<String>) -> Self {
+        self.application_policy_rule_id = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyRuleName`.
+    pub fn with_application_policy_rule_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.application_policy_rule_name = Some(value.into());
+        self
+    }
+}
+/// Changed application type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChangedApplicationType {
+    /// `APPLICATION_ADDED`
+    ApplicationAdded,
+    /// `APPLICATION_REMOVED`
+    ApplicationRemoved,
+    /// `CATEGORY_UPDATED`
+    CategoryUpdated,
+    /// `APPLICATION_RENAMED`
+    ApplicationRenamed,
+    /// `APPLICATION_MERGED`
+    ApplicationMerged,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ChangedApplicationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ApplicationAdded => "APPLICATION_ADDED",
+            Self::ApplicationRemoved => "APPLICATION_REMOVED",
+            Self::CategoryUpdated => "CATEGORY_UPDATED",
+            Self::ApplicationRenamed => "APPLICATION_RENAMED",
+            Self::ApplicationMerged => "APPLICATION_MERGED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ChangedApplicationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "APPLICATION_ADDED" => Self::ApplicationAdded,
+            "APPLICATION_REMOVED" => Self::ApplicationRemoved,
+            "CATEGORY_UPDATED" => Self::CategoryUpdated,
+            "APPLICATION_RENAMED" => Self::ApplicationRenamed,
+            "APPLICATION_MERGED" => Self::ApplicationMerged,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ChangedApplicationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ChangedApplicationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Client isolation allowlist entry, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClientIsolationAllowlistEntry {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `mac`
+    ///
+    /// Wire name `mac`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
+    pub mac: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClientIsolationAllowlistEntry {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(mac: String) -> Self {
+        Self {
+            description: None,
+            mac,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Client isolation profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClientIsolationProfile {
+    /// `allowlist`
+    ///
+    /// Wire name `allowlist`; `array<ClientIsolationAllowlistEntry>`; required; max_items: 64; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
+    pub allowlist: Vec<ClientIsolationAllowlistEntry>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClientIsolationProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(allowlist: Vec<ClientIsolationAllowlistEntry>, name: String) -> Self {
+        Self {
+            allowlist,
+            description: None,
+            id: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Device policy, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DevicePolicy {
+    /// `defaultAccess`
+    ///
+    /// Wire name `defaultAccess`; `DevicePolicyDefaultAccess`; optional; default: ALLOW.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<DevicePolicyDefaultAccess>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
+    pub name: String,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<DevicePolicyRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DevicePolicy {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            default_access: None,
+            description: None,
+            id: None,
+            name,
+            rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(
+        mut self,
+        value: impl Into<DevicePolicyDefaultAccess>,
+    ) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<Vec<DevicePolicyRule>>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Device policy default access: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DevicePolicyDefaultAccess {
+    /// `ALLOW`
+    Allow,
+    /// `BLOCK`
+    Block,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DevicePolicyDefaultAccess {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "ALLOW",
+            Self::Block => "BLOCK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DevicePolicyDefaultAccess {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALLOW" => Self::Allow,
+            "BLOCK" => Self::Block,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DevicePolicyDefaultAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DevicePolicyDefaultAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyDefaultAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Device policy rule action: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DevicePolicyRuleAction {
+    /// `ALLOW`
+    Allow,
+    /// `BLOCK`
+    Block,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DevicePolicyRuleAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "ALLOW",
+            Self::Block => "BLOCK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DevicePolicyRuleAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALLOW" => Self::Allow,
+            "BLOCK" => Self::Block,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DevicePolicyRuleAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DevicePolicyRuleAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyRuleAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Device policy rule device type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DevicePolicyRuleDeviceType {
+    /// `Laptop`
+    Laptop,
+    /// `Smartphone`
+    Smartphone,
+    /// `Tablet`
+    Tablet,
+    /// `Voip`
+    Voip,
+    /// `Gaming`
+    Gaming,
+    /// `Printer`
+    Printer,
+    /// `IotDevice`
+    IotDevice,
+    /// `HomeAvEquipment`
+    HomeAvEquipment,
+    /// `WdsDevice`
+    WdsDevice,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DevicePolicyRuleDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Laptop => "Laptop",
+            Self::Smartphone => "Smartphone",
+            Self::Tablet => "Tablet",
+            Self::Voip => "Voip",
+            Self::Gaming => "Gaming",
+            Self::Printer => "Printer",
+            Self::IotDevice => "IotDevice",
+            Self::HomeAvEquipment => "HomeAvEquipment",
+            Self::WdsDevice => "WdsDevice",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DevicePolicyRuleDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Laptop" => Self::Laptop,
+            "Smartphone" => Self::Smartphone,
+            "Tablet" => Self::Tablet,
+            "Voip" => Self::Voip,
+            "Gaming" => Self::Gaming,
+            "Printer" => Self::Printer,
+            "IotDevice" => Self::IotDevice,
+            "HomeAvEquipment" => Self::HomeAvEquipment,
+            "WdsDevice" => Self::WdsDevice,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DevicePolicyRuleDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DevicePolicyRuleDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Device policy v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DevicePolicyV1 {
+    /// `defaultAccess`
+    ///
+    /// Wire name `defaultAccess`; `DevicePolicyV1DefaultAccess`; optional; default: ALLOW.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<DevicePolicyV1DefaultAccess>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+    pub name: String,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<DevicePolicyRule>>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DevicePolicyV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            default_access: None,
+            description: None,
+            id: None,
+            name,
+            rules: None,
+            tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(
+        mut self,
+        value: impl Into<DevicePolicyV1DefaultAccess>,
+    ) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<Vec<DevicePolicyRule>>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+}
+/// Device policy v1 default access: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DevicePolicyV1DefaultAccess {
+    /// `ALLOW`
+    Allow,
+    /// `BLOCK`
+    Block,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DevicePolicyV1DefaultAccess {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "ALLOW",
+            Self::Block => "BLOCK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DevicePolicyV1DefaultAccess {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALLOW" => Self::Allow,
+            "BLOCK" => Self::Block,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DevicePolicyV1DefaultAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DevicePolicyV1DefaultAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyV1DefaultAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp config service profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpConfigServiceProfile {
+    /// `dhcpMode`
+    ///
+    /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDhcpMode`; optional; default: EnableOnEachAPs.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
+    #[serde(rename = "dhcpMode", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_mode: Option<DhcpConfigServiceProfileDhcpMode>,
+    /// `dhcpPools`
+    ///
+    /// Wire name `dhcpPools`; `array<DhcpPool>`; required; max_items: 4; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
+    #[serde(rename = "dhcpPools")]
+    pub dhcp_pools: Vec<DhcpPool>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `serviceName`
+    ///
+    /// Wire name `serviceName`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
+    #[serde(rename = "serviceName")]
+    pub service_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpConfigServiceProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(dhcp_pools: Vec<DhcpPool>, service_name: String) -> Self {
+        Self {
+            dhcp_mode: None,
+            dhcp_pools,
+            id: None,
+            service_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpMode`.
+    pub fn with_dhcp_mode(
+        mut self,
+        value: impl Into<DhcpConfigServiceProfileDhcpMode>,
+    ) -> Self {
+        self.dhcp_mode = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Dhcp config service profile deep, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpConfigServiceProfileDeep {
+    /// `dhcpMode`
+    ///
+    /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDeepDhcpMode`; optional; default: EnableOnEachAPs.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+    #[serde(rename = "dhcpMode", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_mode: Option<DhcpConfigServiceProfileDeepDhcpMode>,
+    /// `dhcpPools`
+    ///
+    /// Wire name `dhcpPools`; `array<DhcpPoolV1>`; required; max_items: 4; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+    #[serde(rename = "dhcpPools")]
+    pub dhcp_pools: Vec<DhcpPoolV1>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `serviceName`
+    ///
+    /// Wire name `serviceName`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+    #[serde(rename = "serviceName")]
+    pub service_name: String,
+    /// `usage`
+    ///
+    /// Wire name `usage`; `array<DhcpPoolVenueUsage>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Vec<DhcpPoolVenueUsage>>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpConfigServiceProfileDeep {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(dhcp_pools: Vec<DhcpPoolV1>, service_name: String) -> Self {
+        Self {
+            dhcp_mode: None,
+            dhcp_pools,
+            id: None,
+            service_name,
+            usage: None,
+            venue_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpMode`.
+    pub fn with_dhcp_mode(
+        mut self,
+        value: impl Into<DhcpConfigServiceProfileDeepDhcpMode>,
+    ) -> Self {
+        self.dhcp_mode = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `usage`.
+    pub fn with_usage(mut self, value: impl Into<Vec<DhcpPoolVenueUsage>>) -> Self {
+        self.usage = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+}
+/// Dhcp config service profile deep dhcp mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpConfigServiceProfileDeepDhcpMode {
+    /// `EnableOnEachAPs`
+    EnableOnEachAPs,
+    /// `EnableOnMultipleAPs`
+    EnableOnMultipleAPs,
+    /// `EnableOnHierarchicalAPs`
+    EnableOnHierarchicalAPs,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpConfigServiceProfileDeepDhcpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::EnableOnEachAPs => "EnableOnEachAPs",
+            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
+            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpConfigServiceProfileDeepDhcpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "EnableOnEachAPs" => Self::EnableOnEachAPs,
+            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
+            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpConfigServiceProfileDeepDhcpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpConfigServiceProfileDeepDhcpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepDhcpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp config service profile dhcp mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpConfigServiceProfileDhcpMode {
+    /// `EnableOnEachAPs`
+    EnableOnEachAPs,
+    /// `EnableOnMultipleAPs`
+    EnableOnMultipleAPs,
+    /// `EnableOnHierarchicalAPs`
+    EnableOnHierarchicalAPs,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpConfigServiceProfileDhcpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::EnableOnEachAPs => "EnableOnEachAPs",
+            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
+            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpConfigServiceProfileDhcpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "EnableOnEachAPs" => Self::EnableOnEachAPs,
+            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
+            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpConfigServiceProfileDhcpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpConfigServiceProfileDhcpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDhcpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp pool, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpPool {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `endIpAddress`
+    ///
+    /// Wire name `endIpAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "endIpAddress")]
+    pub end_ip_address: String,
+    /// `leaseTimeHours`
+    ///
+    /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "leaseTimeHours")]
+    pub lease_time_hours: i64,
+    /// `leaseTimeMinutes`
+    ///
+    /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "leaseTimeMinutes")]
+    pub lease_time_minutes: i64,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    pub name: String,
+    /// `primaryDnsIp`
+    ///
+    /// Wire name `primaryDnsIp`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "primaryDnsIp", default, skip_serializing_if = "Option::is_none")]
+    pub primary_dns_ip: Option<String>,
+    /// `secondaryDnsIp`
+    ///
+    /// Wire name `secondaryDnsIp`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "secondaryDnsIp", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_dns_ip: Option<String>,
+    /// `startIpAddress`
+    ///
+    /// Wire name `startIpAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "startIpAddress")]
+    pub start_ip_address: String,
+    /// `subnetAddress`
+    ///
+    /// Wire name `subnetAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "subnetAddress")]
+    pub subnet_address: String,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "subnetMask")]
+    pub subnet_mask: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
+    #[serde(rename = "vlanId")]
+    pub vlan_id: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpPool {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        end_ip_address: String,
+        lease_time_hours: i64,
+        lease_time_minutes: i64,
+        name: String,
+        start_ip_address: String,
+        subnet_address: String,
+        subnet_mask: String,
+        vlan_id: i64,
+    ) -> Self {
+        Self {
+            description: None,
+            end_ip_address,
+            lease_time_hours,
+            lease_time_minutes,
+            name,
+            primary_dns_ip: None,
+            secondary_dns_ip: None,
+            start_ip_address,
+            subnet_address,
+            subnet_mask,
+            vlan_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp`.
+    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsIp`.
+    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_ip = Some(value.into());
+        self
+    }
+}
+/// Dhcp pool v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpPoolV1 {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `endIpAddress`
+    ///
+    /// Wire name `endIpAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "endIpAddress")]
+    pub end_ip_address: String,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `leaseTimeHours`
+    ///
+    /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "leaseTimeHours")]
+    pub lease_time_hours: i64,
+    /// `leaseTimeMinutes`
+    ///
+    /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "leaseTimeMinutes")]
+    pub lease_time_minutes: i64,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    pub name: String,
+    /// `primaryDnsIp`
+    ///
+    /// Wire name `primaryDnsIp`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "primaryDnsIp", default, skip_serializing_if = "Option::is_none")]
+    pub primary_dns_ip: Option<String>,
+    /// `secondaryDnsIp`
+    ///
+    /// Wire name `secondaryDnsIp`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "secondaryDnsIp", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_dns_ip: Option<String>,
+    /// `startIpAddress`
+    ///
+    /// Wire name `startIpAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "startIpAddress")]
+    pub start_ip_address: String,
+    /// `subnetAddress`
+    ///
+    /// Wire name `subnetAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "subnetAddress")]
+    pub subnet_address: String,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "subnetMask")]
+    pub subnet_mask: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
+    #[serde(rename = "vlanId")]
+    pub vlan_id: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpPoolV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        end_ip_address: String,
+        lease_time_hours: i64,
+        lease_time_minutes: i64,
+        name: String,
+        start_ip_address: String,
+        subnet_address: String,
+        subnet_mask: String,
+        vlan_id: i64,
+    ) -> Self {
+        Self {
+            description: None,
+            end_ip_address,
+            id: None,
+            lease_time_hours,
+            lease_time_minutes,
+            name,
+            primary_dns_ip: None,
+            secondary_dns_ip: None,
+            start_ip_address,
+            subnet_address,
+            subnet_mask,
+            vlan_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp`.
+    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsIp`.
+    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_ip = Some(value.into());
+        self
+    }
+}
+/// Dhcp pool venue usage, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpPoolVenueUsage {
+    /// `totalIpCount`
+    ///
+    /// Wire name `totalIpCount`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
+    #[serde(rename = "totalIpCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_ip_count: Option<i64>,
+    /// `usedIpCount`
+    ///
+    /// Wire name `usedIpCount`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
+    #[serde(rename = "usedIpCount", default, skip_serializing_if = "Option::is_none")]
+    pub used_ip_count: Option<i64>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpPoolVenueUsage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_ip_count: None,
+            used_ip_count: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalIpCount`.
+    pub fn with_total_ip_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_ip_count = Some(value.into());
+        self
+    }
+    /// Sets `usedIpCount`.
+    pub fn with_used_ip_count(mut self, value: impl Into<i64>) -> Self {
+        self.used_ip_count = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Epdg, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Epdg {
+    /// `domain`
+    ///
+    /// Wire name `domain`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
+    pub domain: String,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Epdg {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(domain: String) -> Self {
+        Self {
+            domain,
+            ip: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+}
+/// Ethernet port profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EthernetPortProfile {
+    /// `authType`
+    ///
+    /// Wire name `authType`; `EthernetPortProfileAuthType`; optional; default: DISABLED.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
+    pub auth_type: Option<EthernetPortProfileAuthType>,
+    /// `bypassMacAddressAuthentication`
+    ///
+    /// Wire name `bypassMacAddressAuthentication`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(
+        rename = "bypassMacAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bypass_mac_address_authentication: Option<bool>,
+    /// `dynamicVlanEnabled`
+    ///
+    /// Wire name `dynamicVlanEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(
+        rename = "dynamicVlanEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dynamic_vlan_enabled: Option<bool>,
+    /// `enableAccountingProxy`
+    ///
+    /// Wire name `enableAccountingProxy`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(
+        rename = "enableAccountingProxy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_accounting_proxy: Option<bool>,
+    /// `enableAuthProxy`
+    ///
+    /// Wire name `enableAuthProxy`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(
+        rename = "enableAuthProxy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_auth_proxy: Option<bool>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `isDefault`
+    ///
+    /// Wire name `isDefault`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `supplicantAuthenticationOptions`
+    ///
+    /// Wire name `supplicantAuthenticationOptions`; `SupplicantAuthenticationOptions`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(
+        rename = "supplicantAuthenticationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supplicant_authentication_options: Option<SupplicantAuthenticationOptions>,
+    /// `type`
+    ///
+    /// Wire name `type`; `EthernetPortProfileType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(rename = "type", default)]
+    pub type_: Option<EthernetPortProfileType>,
+    /// `unauthenticatedGuestVlan`
+    ///
+    /// Wire name `unauthenticatedGuestVlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(
+        rename = "unauthenticatedGuestVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub unauthenticated_guest_vlan: Option<i64>,
+    /// `untagId`
+    ///
+    /// Wire name `untagId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
+    pub untag_id: Option<i64>,
+    /// `vlanMembers`
+    ///
+    /// Wire name `vlanMembers`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_members: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EthernetPortProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            auth_type: None,
+            bypass_mac_address_authentication: None,
+            dynamic_vlan_enabled: None,
+            enable_accounting_proxy: None,
+            enable_auth_proxy: None,
+            id: None,
+            is_default: None,
+            name: None,
+            supplicant_authentication_options: None,
+            type_: None,
+            unauthenticated_guest_vlan: None,
+            untag_id: None,
+            vlan_members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(
+        mut self,
+        value: impl Into<EthernetPortProfileAuthType>,
+    ) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `bypassMacAddressAuthentication`.
+    pub fn with_bypass_mac_address_authentication(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.bypass_mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `dynamicVlanEnabled`.
+    pub fn with_dynamic_vlan_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dynamic_vlan_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAccountingProxy`.
+    pub fn with_enable_accounting_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_accounting_proxy = Some(value.into());
+        self
+    }
+    /// Sets `enableAuthProxy`.
+    pub fn with_enable_auth_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_auth_proxy = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `supplicantAuthenticationOptions`.
+    pub fn with_supplicant_authentication_options(
+        mut self,
+        value: impl Into<SupplicantAuthenticationOptions>,
+    ) -> Self {
+        self.supplicant_authentication_options = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<EthernetPortProfileType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `unauthenticatedGuestVlan`.
+    pub fn with_unauthenticated_guest_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.unauthenticated_guest_vlan = Some(value.into());
+        self
+    }
+    /// Sets `untagId`.
+    pub fn with_untag_id(mut self, value: impl Into<i64>) -> Self {
+        self.untag_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+}
+/// Ethernet port profile auth type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EthernetPortProfileAuthType {
+    /// `DISABLED`
+    Disabled,
+    /// `SUPPLICANT`
+    Supplicant,
+    /// `PORT_BASED_AUTHENTICATOR`
+    PortBasedAuthenticator,
+    /// `MAC_BASED_AUTHENTICATOR`
+    MacBasedAuthenticator,
+    /// `OPEN`
+    Open,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EthernetPortProfileAuthType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "DISABLED",
+            Self::Supplicant => "SUPPLICANT",
+            Self::PortBasedAuthenticator => "PORT_BASED_AUTHENTICATOR",
+            Self::MacBasedAuthenticator => "MAC_BASED_AUTHENTICATOR",
+            Self::Open => "OPEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EthernetPortProfileAuthType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISABLED" => Self::Disabled,
+            "SUPPLICANT" => Self::Supplicant,
+            "PORT_BASED_AUTHENTICATOR" => Self::PortBasedAuthenticator,
+            "MAC_BASED_AUTHENTICATOR" => Self::MacBasedAuthenticator,
+            "OPEN" => Self::Open,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EthernetPortProfileAuthType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EthernetPortProfileAuthType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ethernet port profile type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EthernetPortProfileType {
+    /// `ACCESS`
+    Access,
+    /// `SELECTIVE_TRUNK`
+    SelectiveTrunk,
+    /// `TRUNK`
+    Trunk,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EthernetPortProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Access => "ACCESS",
+            Self::SelectiveTrunk => "SELECTIVE_TRUNK",
+            Self::Trunk => "TRUNK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EthernetPortProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACCESS" => Self::Access,
+            "SELECTIVE_TRUNK" => Self::SelectiveTrunk,
+            "TRUNK" => Self::Trunk,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EthernetPortProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EthernetPortProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 auth info, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20AuthInfo {
+    /// `credentialType`
+    ///
+    /// Wire name `credentialType`; `Hotspot20AuthInfoCredentialType`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(rename = "credentialType", default, skip_serializing_if = "Option::is_none")]
+    pub credential_type: Option<Hotspot20AuthInfoCredentialType>,
+    /// `eapInnerAuth`
+    ///
+    /// Wire name `eapInnerAuth`; `Hotspot20AuthInfoEapInnerAuth`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(rename = "eapInnerAuth", default, skip_serializing_if = "Option::is_none")]
+    pub eap_inner_auth: Option<Hotspot20AuthInfoEapInnerAuth>,
+    /// `info`
+    ///
+    /// Wire name `info`; `Hotspot20AuthInfoInfo`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub info: Option<Hotspot20AuthInfoInfo>,
+    /// `nonEapAuth`
+    ///
+    /// Wire name `nonEapAuth`; `Hotspot20AuthInfoNonEapAuth`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(rename = "nonEapAuth", default, skip_serializing_if = "Option::is_none")]
+    pub non_eap_auth: Option<Hotspot20AuthInfoNonEapAuth>,
+    /// `tunneledType`
+    ///
+    /// Wire name `tunneledType`; `Hotspot20AuthInfoTunneledType`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(rename = "tunneledType", default, skip_serializing_if = "Option::is_none")]
+    pub tunneled_type: Option<Hotspot20AuthInfoTunneledType>,
+    /// `vendorId`
+    ///
+    /// Wire name `vendorId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(rename = "vendorId", default, skip_serializing_if = "Option::is_none")]
+    pub vendor_id: Option<String>,
+    /// `vendorType`
+    ///
+    /// Wire name `vendorType`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
+    #[serde(rename = "vendorType", default, skip_serializing_if = "Option::is_none")]
+    pub vendor_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20AuthInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            credential_type: None,
+            eap_inner_auth: None,
+            info: None,
+            non_eap_auth: None,
+            tunneled_type: None,
+            vendor_id: None,
+            vendor_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `credentialType`.
+    pub fn with_credential_type(
+        mut self,
+        value: impl Into<Hotspot20AuthInfoCredentialType>,
+    ) -> Self {
+        self.credential_type = Some(value.into());
+        self
+    }
+    /// Sets `eapInnerAuth`.
+    pub fn with_eap_inner_auth(
+        mut self,
+        value: impl Into<Hotspot20AuthInfoEapInnerAuth>,
+    ) -> Self {
+        self.eap_inner_auth = Some(value.into());
+        self
+    }
+    /// Sets `info`.
+    pub fn with_info(mut self, value: impl Into<Hotspot20AuthInfoInfo>) -> Self {
+        self.info = Some(value.into());
+        self
+    }
+    /// Sets `nonEapAuth`.
+    pub fn with_non_eap_auth(
+        mut self,
+        value: impl Into<Hotspot20AuthInfoNonEapAuth>,
+    ) -> Self {
+        self.non_eap_auth = Some(value.into());
+        self
+    }
+    /// Sets `tunneledType`.
+    pub fn with_tunneled_type(
+        mut self,
+        value: impl Into<Hotspot20AuthInfoTunneledType>,
+    ) -> Self {
+        self.tunneled_type = Some(value.into());
+        self
+    }
+    /// Sets `vendorId`.
+    pub fn with_vendor_id(mut self, value: impl Into<String>) -> Self {
+        self.vendor_id = Some(value.into());
+        self
+    }
+    /// Sets `vendorType`.
+    pub fn with_vendor_type(mut self, value: impl Into<String>) -> Self {
+        self.vendor_type = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 auth info credential type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20AuthInfoCredentialType {
+    /// `SIM`
+    Sim,
+    /// `USIM`
+    Usim,
+    /// `NFC`
+    Nfc,
+    /// `Hardward_Token`
+    HardwardToken,
+    /// `Softoken`
+    Softoken,
+    /// `Certificate`
+    Certificate,
+    /// `Username`
+    Username,
+    /// `None`
+    None,
+    /// `Reserved`
+    Reserved,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20AuthInfoCredentialType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sim => "SIM",
+            Self::Usim => "USIM",
+            Self::Nfc => "NFC",
+            Self::HardwardToken => "Hardward_Token",
+            Self::Softoken => "Softoken",
+            Self::Certificate => "Certificate",
+            Self::Username => "Username",
+            Self::None => "None",
+            Self::Reserved => "Reserved",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20AuthInfoCredentialType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SIM" => Self::Sim,
+            "USIM" => Self::Usim,
+            "NFC" => Self::Nfc,
+            "Hardward_Token" => Self::HardwardToken,
+            "Softoken" => Self::Softoken,
+            "Certificate" => Self::Certificate,
+            "Username" => Self::Username,
+            "None" => Self::None,
+            "Reserved" => Self::Reserved,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20AuthInfoCredentialType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20AuthInfoCredentialType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoCredentialType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 auth info eap inner auth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20AuthInfoEapInnerAuth {
+    /// `EAP_TLS`
+    EapTls,
+    /// `EAP_SIM`
+    EapSim,
+    /// `EAP_TTLS`
+    EapTtls,
+    /// `EAP_AKA`
+    EapAka,
+    /// `EAP_AKAs`
+    EapAkAs,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20AuthInfoEapInnerAuth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::EapTls => "EAP_TLS",
+            Self::EapSim => "EAP_SIM",
+            Self::EapTtls => "EAP_TTLS",
+            Self::EapAka => "EAP_AKA",
+            Self::EapAkAs => "EAP_AKAs",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20AuthInfoEapInnerAuth {
+    fn from(s: &str) -> Self {
+        match s {
+            "EAP_TLS" => Self::EapTls,
+            "EAP_SIM" => Self::EapSim,
+            "EAP_TTLS" => Self::EapTtls,
+            "EAP_AKA" => Self::EapAka,
+            "EAP_AKAs" => Self::EapAkAs,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20AuthInfoEapInnerAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20AuthInfoEapInnerAuth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoEapInnerAuth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 auth info info: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20AuthInfoInfo {
+    /// `Expanded`
+    Expanded,
+    /// `Non_Eap`
+    NonEap,
+    /// `Inner`
+    Inner,
+    /// `Expanded_Inner`
+    ExpandedInner,
+    /// `Credential`
+    Credential,
+    /// `Tunneled`
+    Tunneled,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20AuthInfoInfo {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Expanded => "Expanded",
+            Self::NonEap => "Non_Eap",
+            Self::Inner => "Inner",
+            Self::ExpandedInner => "Expanded_Inner",
+            Self::Credential => "Credential",
+            Self::Tunneled => "Tunneled",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20AuthInfoInfo {
+    fn from(s: &str) -> Self {
+        match s {
+            "Expanded" => Self::Expanded,
+            "Non_Eap" => Self::NonEap,
+            "Inner" => Self::Inner,
+            "Expanded_Inner" => Self::ExpandedInner,
+            "Credential" => Self::Credential,
+            "Tunneled" => Self::Tunneled,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20AuthInfoInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20AuthInfoInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 auth info non eap auth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20AuthInfoNonEapAuth {
+    /// `PAP`
+    Pap,
+    /// `CHAP`
+    Chap,
+    /// `MSCHAP`
+    Mschap,
+    /// `MSCHAPV2`
+    Mschapv2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20AuthInfoNonEapAuth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Pap => "PAP",
+            Self::Chap => "CHAP",
+            Self::Mschap => "MSCHAP",
+            Self::Mschapv2 => "MSCHAPV2",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20AuthInfoNonEapAuth {
+    fn from(s: &str) -> Self {
+        match s {
+            "PAP" => Self::Pap,
+            "CHAP" => Self::Chap,
+            "MSCHAP" => Self::Mschap,
+            "MSCHAPV2" => Self::Mschapv2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20AuthInfoNonEapAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20AuthInfoNonEapAuth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoNonEapAuth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 auth info tunneled type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20AuthInfoTunneledType {
+    /// `SIM`
+    Sim,
+    /// `USIM`
+    Usim,
+    /// `NFC`
+    Nfc,
+    /// `Hardward_Token`
+    HardwardToken,
+    /// `Softoken`
+    Softoken,
+    /// `Certificate`
+    Certificate,
+    /// `Username`
+    Username,
+    /// `Reserved`
+    Reserved,
+    /// `Anonymous`
+    Anonymous,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20AuthInfoTunneledType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sim => "SIM",
+            Self::Usim => "USIM",
+            Self::Nfc => "NFC",
+            Self::HardwardToken => "Hardward_Token",
+            Self::Softoken => "Softoken",
+            Self::Certificate => "Certificate",
+            Self::Username => "Username",
+            Self::Reserved => "Reserved",
+            Self::Anonymous => "Anonymous",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20AuthInfoTunneledType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SIM" => Self::Sim,
+            "USIM" => Self::Usim,
+            "NFC" => Self::Nfc,
+            "Hardward_Token" => Self::HardwardToken,
+            "Softoken" => Self::Softoken,
+            "Certificate" => Self::Certificate,
+            "Username" => Self::Username,
+            "Reserved" => Self::Reserved,
+            "Anonymous" => Self::Anonymous,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20AuthInfoTunneledType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20AuthInfoTunneledType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoTunneledType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 eap, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20Eap {
+    /// `authInfos`
+    ///
+    /// Wire name `authInfos`; `array<Hotspot20AuthInfo>`; optional; max_items: 4; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
+    #[serde(rename = "authInfos", default, skip_serializing_if = "Option::is_none")]
+    pub auth_infos: Option<Vec<Hotspot20AuthInfo>>,
+    /// `method`
+    ///
+    /// Wire name `method`; `Hotspot20EapMethod`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<Hotspot20EapMethod>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20Eap {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            auth_infos: None,
+            method: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authInfos`.
+    pub fn with_auth_infos(mut self, value: impl Into<Vec<Hotspot20AuthInfo>>) -> Self {
+        self.auth_infos = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<Hotspot20EapMethod>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 eap method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20EapMethod {
+    /// `MD5`
+    Md5,
+    /// `TLS`
+    Tls,
+    /// `Cisco`
+    Cisco,
+    /// `SIM`
+    Sim,
+    /// `TTLS`
+    Ttls,
+    /// `AKA`
+    Aka,
+    /// `PEAP`
+    Peap,
+    /// `MSCHAP_V2`
+    MschapV2,
+    /// `AKAs`
+    AkAs,
+    /// `Reserved`
+    Reserved,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20EapMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Md5 => "MD5",
+            Self::Tls => "TLS",
+            Self::Cisco => "Cisco",
+            Self::Sim => "SIM",
+            Self::Ttls => "TTLS",
+            Self::Aka => "AKA",
+            Self::Peap => "PEAP",
+            Self::MschapV2 => "MSCHAP_V2",
+            Self::AkAs => "AKAs",
+            Self::Reserved => "Reserved",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20EapMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MD5" => Self::Md5,
+            "TLS" => Self::Tls,
+            "Cisco" => Self::Cisco,
+            "SIM" => Self::Sim,
+            "TTLS" => Self::Ttls,
+            "AKA" => Self::Aka,
+            "PEAP" => Self::Peap,
+            "MSCHAP_V2" => Self::MschapV2,
+            "AKAs" => Self::AkAs,
+            "Reserved" => Self::Reserved,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20EapMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20EapMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20EapMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 friendly name, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20FriendlyName {
+    /// `language`
+    ///
+    /// Wire name `language`; `Hotspot20FriendlyNameLanguage`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
+    #[serde(default)]
+    pub language: Option<Hotspot20FriendlyNameLanguage>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 252; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20FriendlyName {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            language: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `language`.
+    pub fn with_language(
+        mut self,
+        value: impl Into<Hotspot20FriendlyNameLanguage>,
+    ) -> Self {
+        self.language = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 friendly name language: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20FriendlyNameLanguage {
+    /// `ENG`
+    Eng,
+    /// `CHI`
+    Chi,
+    /// `CZE`
+    Cze,
+    /// `DAN`
+    Dan,
+    /// `DUT`
+    Dut,
+    /// `FRE`
+    Fre,
+    /// `GER`
+    Ger,
+    /// `JPN`
+    Jpn,
+    /// `KOR`
+    Kor,
+    /// `SPA`
+    Spa,
+    /// `SWE`
+    Swe,
+    /// `TUR`
+    Tur,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20FriendlyNameLanguage {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Eng => "ENG",
+            Self::Chi => "CHI",
+            Self::Cze => "CZE",
+            Self::Dan => "DAN",
+            Self::Dut => "DUT",
+            Self::Fre => "FRE",
+            Self::Ger => "GER",
+            Self::Jpn => "JPN",
+            Self::Kor => "KOR",
+            Self::Spa => "SPA",
+            Self::Swe => "SWE",
+            Self::Tur => "TUR",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20FriendlyNameLanguage {
+    fn from(s: &str) -> Self {
+        match s {
+            "ENG" => Self::Eng,
+            "CHI" => Self::Chi,
+            "CZE" => Self::Cze,
+            "DAN" => Self::Dan,
+            "DUT" => Self::Dut,
+            "FRE" => Self::Fre,
+            "GER" => Self::Ger,
+            "JPN" => Self::Jpn,
+            "KOR" => Self::Kor,
+            "SPA" => Self::Spa,
+            "SWE" => Self::Swe,
+            "TUR" => Self::Tur,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20FriendlyNameLanguage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20FriendlyNameLanguage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyNameLanguage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 identity provider, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20IdentityProvider {
+    /// `accountingRadiusEnabled`
+    ///
+    /// Wire name `accountingRadiusEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+    #[serde(
+        rename = "accountingRadiusEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub accounting_radius_enabled: Option<bool>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `naiRealms`
+    ///
+    /// Wire name `naiRealms`; `array<Hotspot20NaiRealm>`; required; max_items: 16; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+    #[serde(rename = "naiRealms")]
+    pub nai_realms: Vec<Hotspot20NaiRealm>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+    pub name: String,
+    /// `plmns`
+    ///
+    /// Wire name `plmns`; `array<Hotspot20Plmn>`; optional; max_items: 16; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plmns: Option<Vec<Hotspot20Plmn>>,
+    /// `roamConsortiumOIs`
+    ///
+    /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortium>`; optional; max_items: 12; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
+    #[serde(
+        rename = "roamConsortiumOIs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortium>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20IdentityProvider {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(nai_realms: Vec<Hotspot20NaiRealm>, name: String) -> Self {
+        Self {
+            accounting_radius_enabled: None,
+            id: None,
+            nai_realms,
+            name,
+            plmns: None,
+            roam_consortium_o_is: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `accountingRadiusEnabled`.
+    pub fn with_accounting_radius_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.accounting_radius_enabled = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `plmns`.
+    pub fn with_plmns(mut self, value: impl Into<Vec<Hotspot20Plmn>>) -> Self {
+        self.plmns = Some(value.into());
+        self
+    }
+    /// Sets `roamConsortiumOIs`.
+    pub fn with_roam_consortium_o_is(
+        mut self,
+        value: impl Into<Vec<Hotspot20RoamConsortium>>,
+    ) -> Self {
+        self.roam_consortium_o_is = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 nai realm, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20NaiRealm {
+    /// `eaps`
+    ///
+    /// Wire name `eaps`; `array<Hotspot20Eap>`; optional; max_items: 4; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eaps: Option<Vec<Hotspot20Eap>>,
+    /// `encoding`
+    ///
+    /// Wire name `encoding`; `Hotspot20NaiRealmEncoding`; optional; default: RFC4282.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<Hotspot20NaiRealmEncoding>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 243; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20NaiRealm {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            eaps: None,
+            encoding: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `eaps`.
+    pub fn with_eaps(mut self, value: impl Into<Vec<Hotspot20Eap>>) -> Self {
+        self.eaps = Some(value.into());
+        self
+    }
+    /// Sets `encoding`.
+    pub fn with_encoding(mut self, value: impl Into<Hotspot20NaiRealmEncoding>) -> Self {
+        self.encoding = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 nai realm encoding: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20NaiRealmEncoding {
+    /// `RFC4282`
+    Rfc4282,
+    /// `UTF8`
+    Utf8,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20NaiRealmEncoding {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rfc4282 => "RFC4282",
+            Self::Utf8 => "UTF8",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20NaiRealmEncoding {
+    fn from(s: &str) -> Self {
+        match s {
+            "RFC4282" => Self::Rfc4282,
+            "UTF8" => Self::Utf8,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20NaiRealmEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20NaiRealmEncoding {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealmEncoding {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 operator, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20Operator {
+    /// `domainNames`
+    ///
+    /// Wire name `domainNames`; `array<string>`; required; max_items: 8; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
+    #[serde(rename = "domainNames")]
+    pub domain_names: Vec<String>,
+    /// `friendlyNames`
+    ///
+    /// Wire name `friendlyNames`; `array<Hotspot20FriendlyName>`; optional; max_items: 2147483647; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
+    #[serde(rename = "friendlyNames", default, skip_serializing_if = "Option::is_none")]
+    pub friendly_names: Option<Vec<Hotspot20FriendlyName>>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20Operator {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(domain_names: Vec<String>, name: String) -> Self {
+        Self {
+            domain_names,
+            friendly_names: None,
+            id: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `friendlyNames`.
+    pub fn with_friendly_names(
+        mut self,
+        value: impl Into<Vec<Hotspot20FriendlyName>>,
+    ) -> Self {
+        self.friendly_names = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 plmn, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20Plmn {
+    /// `mcc`
+    ///
+    /// Wire name `mcc`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
+    pub mcc: String,
+    /// `mnc`
+    ///
+    /// Wire name `mnc`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
+    pub mnc: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20Plmn {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(mcc: String, mnc: String) -> Self {
+        Self {
+            mcc,
+            mnc,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Hotspot20 roam consortium, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20RoamConsortium {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
+    pub name: String,
+    /// `organizationId`
+    ///
+    /// Wire name `organizationId`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
+    #[serde(rename = "organizationId")]
+    pub organization_id: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20RoamConsortium {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, organization_id: String) -> Self {
+        Self {
+            name,
+            organization_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Id and enabled, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdAndEnabled {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdAndEnabled {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Id and name, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdAndName {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdAndName {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// L2 acl policy, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct L2AclPolicy {
+    /// `access`
+    ///
+    /// Wire name `access`; `L2AclPolicyAccess`; optional; default: BLOCK.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<L2AclPolicyAccess>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `macAddresses`
+    ///
+    /// Wire name `macAddresses`; `array<string>`; required; max_items: 128; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
+    #[serde(rename = "macAddresses")]
+    pub mac_addresses: Vec<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl L2AclPolicy {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(mac_addresses: Vec<String>, name: String) -> Self {
+        Self {
+            access: None,
+            description: None,
+            id: None,
+            mac_addresses,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `access`.
+    pub fn with_access(mut self, value: impl Into<L2AclPolicyAccess>) -> Self {
+        self.access = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// L2 acl policy access: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum L2AclPolicyAccess {
+    /// `ALLOW`
+    Allow,
+    /// `BLOCK`
+    Block,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl L2AclPolicyAccess {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "ALLOW",
+            Self::Block => "BLOCK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for L2AclPolicyAccess {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALLOW" => Self::Allow,
+            "BLOCK" => Self::Block,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for L2AclPolicyAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for L2AclPolicyAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for L2AclPolicyAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// L3 acl policy, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct L3AclPolicy {
+    /// `defaultAccess`
+    ///
+    /// Wire name `defaultAccess`; `L3AclPolicyDefaultAccess`; optional; default: ALLOW.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<L3AclPolicyDefaultAccess>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `l3Rules`
+    ///
+    /// Wire name `l3Rules`; `array<L3Rule>`; optional; max_items: 128; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
+    #[serde(rename = "l3Rules", default, skip_serializing_if = "Option::is_none")]
+    pub l3_rules: Option<Vec<L3Rule>>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl L3AclPolicy {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            default_access: None,
+            description: None,
+            id: None,
+            l3_rules: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(
+        mut self,
+        value: impl Into<L3AclPolicyDefaultAccess>,
+    ) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `l3Rules`.
+    pub fn with_l3_rules(mut self, value: impl Into<Vec<L3Rule>>) -> Self {
+        self.l3_rules = Some(value.into());
+        self
+    }
+}
+/// L3 acl policy default access: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum L3AclPolicyDefaultAccess {
+    /// `ALLOW`
+    Allow,
+    /// `BLOCK`
+    Block,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl L3AclPolicyDefaultAccess {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "ALLOW",
+            Self::Block => "BLOCK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for L3AclPolicyDefaultAccess {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALLOW" => Self::Allow,
+            "BLOCK" => Self::Block,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for L3AclPolicyDefaultAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for L3AclPolicyDefaultAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3AclPolicyDefaultAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// L3 ip port, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct L3IpPort {
+    /// `enableIpSubnet`
+    ///
+    /// Wire name `enableIpSubnet`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
+    #[serde(rename = "enableIpSubnet", default, skip_serializing_if = "Option::is_none")]
+    pub enable_ip_subnet: Option<bool>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `ipMask`
+    ///
+    /// Wire name `ipMask`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
+    #[serde(rename = "ipMask", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mask: Option<String>,
+    /// `port`
+    ///
+    /// Wire name `port`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl L3IpPort {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable_ip_subnet: None,
+            ip: None,
+            ip_mask: None,
+            port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enableIpSubnet`.
+    pub fn with_enable_ip_subnet(mut self, value: impl Into<bool>) -> Self {
+        self.enable_ip_subnet = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `ipMask`.
+    pub fn with_ip_mask(mut self, value: impl Into<String>) -> Self {
+        self.ip_mask = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<String>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+}
+/// L3 rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct L3Rule {
+    /// `access`
+    ///
+    /// Wire name `access`; `L3RuleAccess`; optional; default: ALLOW.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<L3RuleAccess>,
+    /// `customProtocol`
+    ///
+    /// Wire name `customProtocol`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(rename = "customProtocol", default, skip_serializing_if = "Option::is_none")]
+    pub custom_protocol: Option<i64>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `L3IpPort`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<L3IpPort>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `integer`; required; format: int32; maximum: 128; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    pub priority: i64,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `L3RuleProtocol`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<L3RuleProtocol>,
+    /// `source`
+    ///
+    /// Wire name `source`; `L3IpPort`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<L3IpPort>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl L3Rule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(priority: i64) -> Self {
+        Self {
+            access: None,
+            custom_protocol: None,
+            description: None,
+            destination: None,
+            id: None,
+            priority,
+            protocol: None,
+            source: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `access`.
+    pub fn with_access(mut self, value: impl Into<L3RuleAccess>) -> Self {
+        self.access = Some(value.into());
+        self
+    }
+    /// Sets `customProtocol`.
+    pub fn with_custom_protocol(mut self, value: impl Into<i64>) -> Self {
+        self.custom_protocol = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<L3IpPort>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: impl Into<L3RuleProtocol>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<L3IpPort>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+}
+/// L3 rule access: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum L3RuleAccess {
+    /// `ALLOW`
+    Allow,
+    /// `BLOCK`
+    Block,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl L3RuleAccess {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Allow => "ALLOW",
+            Self::Block => "BLOCK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for L3RuleAccess {
+    fn from(s: &str) -> Self {
+        match s {
+            "ALLOW" => Self::Allow,
+            "BLOCK" => Self::Block,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for L3RuleAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for L3RuleAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3RuleAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// L3 rule protocol: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum L3RuleProtocol {
+    /// `L3ProtocolEnum_TCP`
+    L3ProtocolEnumTcp,
+    /// `L3ProtocolEnum_UDP`
+    L3ProtocolEnumUdp,
+    /// `L3ProtocolEnum_UDPLITE`
+    L3ProtocolEnumUdplite,
+    /// `L3ProtocolEnum_ICMP_ICMPV4`
+    L3ProtocolEnumIcmpIcmpv4,
+    /// `L3ProtocolEnum_ICMPV6`
+    L3ProtocolEnumIcmpv6,
+    /// `L3ProtocolEnum_IGMP`
+    L3ProtocolEnumIgmp,
+    /// `L3ProtocolEnum_ESP`
+    L3ProtocolEnumEsp,
+    /// `L3ProtocolEnum_AH`
+    L3ProtocolEnumAh,
+    /// `L3ProtocolEnum_SCTP`
+    L3ProtocolEnumSctp,
+    /// `L3ProtocolEnum_CUSTOM`
+    L3ProtocolEnumCustom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl L3RuleProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::L3ProtocolEnumTcp => "L3ProtocolEnum_TCP",
+            Self::L3ProtocolEnumUdp => "L3ProtocolEnum_UDP",
+            Self::L3ProtocolEnumUdplite => "L3ProtocolEnum_UDPLITE",
+            Self::L3ProtocolEnumIcmpIcmpv4 => "L3ProtocolEnum_ICMP_ICMPV4",
+            Self::L3ProtocolEnumIcmpv6 => "L3ProtocolEnum_ICMPV6",
+            Self::L3ProtocolEnumIgmp => "L3ProtocolEnum_IGMP",
+            Self::L3ProtocolEnumEsp => "L3ProtocolEnum_ESP",
+            Self::L3ProtocolEnumAh => "L3ProtocolEnum_AH",
+            Self::L3ProtocolEnumSctp => "L3ProtocolEnum_SCTP",
+            Self::L3ProtocolEnumCustom => "L3ProtocolEnum_CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for L3RuleProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "L3ProtocolEnum_TCP" => Self::L3ProtocolEnumTcp,
+            "L3ProtocolEnum_UDP" => Self::L3ProtocolEnumUdp,
+            "L3ProtocolEnum_UDPLITE" => Self::L3ProtocolEnumUdplite,
+            "L3ProtocolEnum_ICMP_ICMPV4" => Self::L3ProtocolEnumIcmpIcmpv4,
+            "L3ProtocolEnum_ICMPV6" => Self::L3ProtocolEnumIcmpv6,
+            "L3ProtocolEnum_IGMP" => Self::L3ProtocolEnumIgmp,
+            "L3ProtocolEnum_ESP" => Self::L3ProtocolEnumEsp,
+            "L3ProtocolEnum_AH" => Self::L3ProtocolEnumAh,
+            "L3ProtocolEnum_SCTP" => Self::L3ProtocolEnumSctp,
+            "L3ProtocolEnum_CUSTOM" => Self::L3ProtocolEnumCustom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for L3RuleProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for L3RuleProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lbs server profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LbsServerProfile {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `lbsServerVenueName`
+    ///
+    /// Wire name `lbsServerVenueName`; `string`; required; max_length: 16; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+    #[serde(rename = "lbsServerVenueName")]
+    pub lbs_server_venue_name: String,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+    pub name: String,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; required; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+    pub password: ruckus_one_runtime::Secret,
+    /// `serverAddress`
+    ///
+    /// Wire name `serverAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+    #[serde(rename = "serverAddress")]
+    pub server_address: String,
+    /// `serverPort`
+    ///
+    /// Wire name `serverPort`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+    #[serde(rename = "serverPort")]
+    pub server_port: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LbsServerProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        lbs_server_venue_name: String,
+        name: String,
+        password: ruckus_one_runtime::Secret,
+        server_address: String,
+        server_port: i64,
+    ) -> Self {
+        Self {
+            id: None,
+            lbs_server_venue_name,
+            name,
+            password,
+            server_address,
+            server_port,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Multicast dns proxy profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MulticastDnsProxyProfile {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<MulticastDnsProxyServiceRule>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<MulticastDnsProxyServiceRule>>,
+    /// `serviceName`
+    ///
+    /// Wire name `serviceName`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
+    #[serde(rename = "serviceName")]
+    pub service_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MulticastDnsProxyProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(service_name: String) -> Self {
+        Self {
+            id: None,
+            rules: None,
+            service_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<MulticastDnsProxyServiceRule>>,
+    ) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Multicast dns proxy service rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MulticastDnsProxyServiceRule {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `fromVlan`
+    ///
+    /// Wire name `fromVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+    #[serde(rename = "fromVlan")]
+    pub from_vlan: i64,
+    /// `mdnsName`
+    ///
+    /// Wire name `mdnsName`; `string`; optional; max_length: 64; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+    #[serde(rename = "mdnsName", default, skip_serializing_if = "Option::is_none")]
+    pub mdns_name: Option<String>,
+    /// `mdnsProtocol`
+    ///
+    /// Wire name `mdnsProtocol`; `MulticastDnsProxyServiceRuleMdnsProtocol`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+    #[serde(rename = "mdnsProtocol", default, skip_serializing_if = "Option::is_none")]
+    pub mdns_protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
+    /// `service`
+    ///
+    /// Wire name `service`; `MulticastDnsProxyServiceRuleService`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+    #[serde(default)]
+    pub service: Option<MulticastDnsProxyServiceRuleService>,
+    /// `toVlan`
+    ///
+    /// Wire name `toVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+    #[serde(rename = "toVlan")]
+    pub to_vlan: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MulticastDnsProxyServiceRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(from_vlan: i64, to_vlan: i64) -> Self {
+        Self {
+            enabled: None,
+            from_vlan,
+            mdns_name: None,
+            mdns_protocol: None,
+            service: None,
+            to_vlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `mdnsName`.
+    pub fn with_mdns_name(mut self, value: impl Into<String>) -> Self {
+        self.mdns_name = Some(value.into());
+        self
+    }
+    /// Sets `mdnsProtocol`.
+    pub fn with_mdns_protocol(
+        mut self,
+        value: impl Into<MulticastDnsProxyServiceRuleMdnsProtocol>,
+    ) -> Self {
+        self.mdns_protocol = Some(value.into());
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(
+        mut self,
+        value: impl Into<MulticastDnsProxyServiceRuleService>,
+    ) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+}
+/// Multicast dns proxy service rule mdns protocol: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MulticastDnsProxyServiceRuleMdnsProtocol {
+    /// `TCP`
+    Tcp,
+    /// `UDP`
+    Udp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MulticastDnsProxyServiceRuleMdnsProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tcp => "TCP",
+            Self::Udp => "UDP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "TCP" => Self::Tcp,
+            "UDP" => Self::Udp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Multicast dns proxy service rule service: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MulticastDnsProxyServiceRuleService {
+    /// `AIRDISK`
+    Airdisk,
+    /// `AIRPLAY`
+    Airplay,
+    /// `AIRPORT_MANAGEMENT`
+    AirportManagement,
+    /// `AIRPRINT`
+    Airprint,
+    /// `AIRTUNES`
+    Airtunes,
+    /// `APPLE_FILE_SHARING`
+    AppleFileSharing,
+    /// `APPLE_MOBILE_DEVICES`
+    AppleMobileDevices,
+    /// `APPLETV`
+    Appletv,
+    /// `ICLOUD_SYNC`
+    IcloudSync,
+    /// `ITUNES_REMOTE`
+    ItunesRemote,
+    /// `ITUNES_SHARING`
+    ItunesSharing,
+    /// `OPEN_DIRECTORY_MASTER`
+    OpenDirectoryMaster,
+    /// `OPTICAL_DISK_SHARING`
+    OpticalDiskSharing,
+    /// `OTHER`
+    Other,
+    /// `SCREEN_SHARING`
+    ScreenSharing,
+    /// `SECURE_FILE_SHARING`
+    SecureFileSharing,
+    /// `SECURE_SHELL`
+    SecureShell,
+    /// `WWW_HTTP`
+    WwwHttp,
+    /// `WWW_HTTPS`
+    WwwHttps,
+    /// `XGRID`
+    Xgrid,
+    /// `GOOGLE_CHROMECAST`
+    GoogleChromecast,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MulticastDnsProxyServiceRuleService {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Airdisk => "AIRDISK",
+            Self::Airplay => "AIRPLAY",
+            Self::AirportManagement => "AIRPORT_MANAGEMENT",
+            Self::Airprint => "AIRPRINT",
+            Self::Airtunes => "AIRTUNES",
+            Self::AppleFileSharing => "APPLE_FILE_SHARING",
+            Self::AppleMobileDevices => "APPLE_MOBILE_DEVICES",
+            Self::Appletv => "APPLETV",
+            Self::IcloudSync => "ICLOUD_SYNC",
+            Self::ItunesRemote => "ITUNES_REMOTE",
+            Self::ItunesSharing => "ITUNES_SHARING",
+            Self::OpenDirectoryMaster => "OPEN_DIRECTORY_MASTER",
+            Self::OpticalDiskSharing => "OPTICAL_DISK_SHARING",
+            Self::Other => "OTHER",
+            Self::ScreenSharing => "SCREEN_SHARING",
+            Self::SecureFileSharing => "SECURE_FILE_SHARING",
+            Self::SecureShell => "SECURE_SHELL",
+            Self::WwwHttp => "WWW_HTTP",
+            Self::WwwHttps => "WWW_HTTPS",
+            Self::Xgrid => "XGRID",
+            Self::GoogleChromecast => "GOOGLE_CHROMECAST",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MulticastDnsProxyServiceRuleService {
+    fn from(s: &str) -> Self {
+        match s {
+            "AIRDISK" => Self::Airdisk,
+            "AIRPLAY" => Self::Airplay,
+            "AIRPORT_MANAGEMENT" => Self::AirportManagement,
+            "AIRPRINT" => Self::Airprint,
+            "AIRTUNES" => Self::Airtunes,
+            "APPLE_FILE_SHARING" => Self::AppleFileSharing,
+            "APPLE_MOBILE_DEVICES" => Self::AppleMobileDevices,
+            "APPLETV" => Self::Appletv,
+            "ICLOUD_SYNC" => Self::IcloudSync,
+            "ITUNES_REMOTE" => Self::ItunesRemote,
+            "ITUNES_SHARING" => Self::ItunesSharing,
+            "OPEN_DIRECTORY_MASTER" => Self::OpenDirectoryMaster,
+            "OPTICAL_DISK_SHARING" => Self::OpticalDiskSharing,
+            "OTHER" => Self::Other,
+            "SCREEN_SHARING" => Self::ScreenSharing,
+            "SECURE_FILE_SHARING" => Self::SecureFileSharing,
+            "SECURE_SHELL" => Self::SecureShell,
+            "WWW_HTTP" => Self::WwwHttp,
+            "WWW_HTTPS" => Self::WwwHttps,
+            "XGRID" => Self::Xgrid,
+            "GOOGLE_CHROMECAST" => Self::GoogleChromecast,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MulticastDnsProxyServiceRuleService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MulticastDnsProxyServiceRuleService {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleService {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Radius server profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusServerProfile {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `RadiusServerV11`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
+    pub primary: RadiusServerV11,
+    /// `secondary`
+    ///
+    /// Wire name `secondary`; `RadiusServerV11`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<RadiusServerV11>,
+    /// `type`
+    ///
+    /// Wire name `type`; `RadiusServerProfileType`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<RadiusServerProfileType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusServerProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(primary: RadiusServerV11) -> Self {
+        Self {
+            id: None,
+            name: None,
+            primary,
+            secondary: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<RadiusServerV11>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<RadiusServerProfileType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Radius server profile type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RadiusServerProfileType {
+    /// `AUTHENTICATION`
+    Authentication,
+    /// `ACCOUNTING`
+    Accounting,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RadiusServerProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Authentication => "AUTHENTICATION",
+            Self::Accounting => "ACCOUNTING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RadiusServerProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTHENTICATION" => Self::Authentication,
+            "ACCOUNTING" => Self::Accounting,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RadiusServerProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RadiusServerProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Radius server v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusServerV1 {
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
+    pub ip: String,
+    /// `port`
+    ///
+    /// Wire name `port`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
+    pub port: i64,
+    /// `sharedSecret`
+    ///
+    /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`; max_length: 255; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
+    #[serde(rename = "sharedSecret")]
+    pub shared_secret: ruckus_one_runtime::Secret,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusServerV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        ip: String,
+        port: i64,
+        shared_secret: ruckus_one_runtime::Secret,
+    ) -> Self {
+        Self {
+            ip,
+            port,
+            shared_secret,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Radius server v11, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusServerV11 {
+    /// `autoFallbackDisable`
+    ///
+    /// Wire name `autoFallbackDisable`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
+    #[serde(
+        rename = "autoFallbackDisable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auto_fallback_disable: Option<bool>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
+    pub ip: String,
+    /// `port`
+    ///
+    /// Wire name `port`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
+    pub port: i64,
+    /// `sharedSecret`
+    ///
+    /// Wire name `sharedSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 255; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
+    #[serde(rename = "sharedSecret", default, skip_serializing_if = "Option::is_none")]
+    pub shared_secret: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusServerV11 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ip: String, port: i64) -> Self {
+        Self {
+            auto_fallback_disable: None,
+            ip,
+            port,
+            shared_secret: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `autoFallbackDisable`.
+    pub fn with_auto_fallback_disable(mut self, value: impl Into<bool>) -> Self {
+        self.auto_fallback_disable = Some(value.into());
+        self
+    }
+    /// Sets `sharedSecret`.
+    pub fn with_shared_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.shared_secret = Some(value.into());
+        self
+    }
+}
+/// Radius v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `RadiusServerV1`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
+    pub primary: RadiusServerV1,
+    /// `secondary`
+    ///
+    /// Wire name `secondary`; `RadiusServerV1`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<RadiusServerV1>,
+    /// `type`
+    ///
+    /// Wire name `type`; `RadiusV1Type`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<RadiusV1Type>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(primary: RadiusServerV1) -> Self {
+        Self {
+            id: None,
+            name: None,
+            primary,
+            secondary: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<RadiusServerV1>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<RadiusV1Type>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Radius v1 type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Radius (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RadiusV1Type {
+    /// `AUTHENTICATION`
+    Authentication,
+    /// `ACCOUNTING`
+    Accounting,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RadiusV1Type {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Authentication => "AUTHENTICATION",
+            Self::Accounting => "ACCOUNTING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RadiusV1Type {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTHENTICATION" => Self::Authentication,
+            "ACCOUNTING" => Self::Accounting,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RadiusV1Type {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RadiusV1Type {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusV1Type {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Rate limiting, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RateLimiting {
+    /// `downlinkLimit`
+    ///
+    /// Wire name `downlinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
+    #[serde(rename = "downlinkLimit", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_limit: Option<i64>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `uplinkLimit`
+    ///
+    /// Wire name `uplinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
+    #[serde(rename = "uplinkLimit", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_limit: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RateLimiting {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            downlink_limit: None,
+            enabled: None,
+            uplink_limit: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `downlinkLimit`.
+    pub fn with_downlink_limit(mut self, value: impl Into<i64>) -> Self {
+        self.downlink_limit = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `uplinkLimit`.
+    pub fn with_uplink_limit(mut self, value: impl Into<i64>) -> Self {
+        self.uplink_limit = Some(value.into());
+        self
+    }
+}
+/// Rogue classification policy rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RogueClassificationPolicyRule {
+    /// `classification`
+    ///
+    /// Wire name `classification`; `RogueClassificationPolicyRuleClassification`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
+    #[serde(default)]
+    pub classification: Option<RogueClassificationPolicyRuleClassification>,
+    /// `moreInfo`
+    ///
+    /// Wire name `moreInfo`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
+    #[serde(rename = "moreInfo", default, skip_serializing_if = "Option::is_none")]
+    pub more_info: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
+    pub name: String,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `integer`; required; format: int32; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
+    pub priority: i64,
+    /// `type`
+    ///
+    /// Wire name `type`; `RogueClassificationPolicyRuleType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
+    #[serde(rename = "type", default)]
+    pub type_: Option<RogueClassificationPolicyRuleType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RogueClassificationPolicyRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, priority: i64) -> Self {
+        Self {
+            classification: None,
+            more_info: None,
+            name,
+            priority,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `classification`.
+    pub fn with_classification(
+        mut self,
+        value: impl Into<RogueClassificationPolicyRuleClassification>,
+    ) -> Self {
+        self.classification = Some(value.into());
+        self
+    }
+    /// Sets `moreInfo`.
+    pub fn with_more_info(mut self, value: impl Into<String>) -> Self {
+        self.more_info = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<RogueClassificationPolicyRuleType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Rogue classification policy rule classification: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RogueClassificationPolicyRuleClassification {
+    /// `Ignored`
+    Ignored,
+    /// `Known`
+    Known,
+    /// `Unclassified`
+    Unclassified,
+    /// `Malicious`
+    Malicious,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RogueClassificationPolicyRuleClassification {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ignored => "Ignored",
+            Self::Known => "Known",
+            Self::Unclassified => "Unclassified",
+            Self::Malicious => "Malicious",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RogueClassificationPolicyRuleClassification {
+    fn from(s: &str) -> Self {
+        match s {
+            "Ignored" => Self::Ignored,
+            "Known" => Self::Known,
+            "Unclassified" => Self::Unclassified,
+            "Malicious" => Self::Malicious,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RogueClassificationPolicyRuleClassification {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RogueClassificationPolicyRuleClassification {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleClassification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Rogue classification policy rule type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RogueClassificationPolicyRuleType {
+    /// `AdhocRule`
+    AdhocRule,
+    /// `SsidSpoofingRule`
+    SsidSpoofingRule,
+    /// `MacSpoofingRule`
+    MacSpoofingRule,
+    /// `SameNetworkRule`
+    SameNetworkRule,
+    /// `CTSAbuseRule`
+    CtsAbuseRule,
+    /// `RTSAbuseRule`
+    RtsAbuseRule,
+    /// `DeauthFloodRule`
+    DeauthFloodRule,
+    /// `DisassocFloodRule`
+    DisassocFloodRule,
+    /// `ExcessivePowerRule`
+    ExcessivePowerRule,
+    /// `NullSSIDRule`
+    NullSsidRule,
+    /// `CustomSsidRule`
+    CustomSsidRule,
+    /// `CustomSnrRule`
+    CustomSnrRule,
+    /// `CustomMacOuiRule`
+    CustomMacOuiRule,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RogueClassificationPolicyRuleType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::AdhocRule => "AdhocRule",
+            Self::SsidSpoofingRule => "SsidSpoofingRule",
+            Self::MacSpoofingRule => "MacSpoofingRule",
+            Self::SameNetworkRule => "SameNetworkRule",
+            Self::CtsAbuseRule => "CTSAbuseRule",
+            Self::RtsAbuseRule => "RTSAbuseRule",
+            Self::DeauthFloodRule => "DeauthFloodRule",
+            Self::DisassocFloodRule => "DisassocFloodRule",
+            Self::ExcessivePowerRule => "ExcessivePowerRule",
+            Self::NullSsidRule => "NullSSIDRule",
+            Self::CustomSsidRule => "CustomSsidRule",
+            Self::CustomSnrRule => "CustomSnrRule",
+            Self::CustomMacOuiRule => "CustomMacOuiRule",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RogueClassificationPolicyRuleType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AdhocRule" => Self::AdhocRule,
+            "SsidSpoofingRule" => Self::SsidSpoofingRule,
+            "MacSpoofingRule" => Self::MacSpoofingRule,
+            "SameNetworkRule" => Self::SameNetworkRule,
+            "CTSAbuseRule" => Self::CtsAbuseRule,
+            "RTSAbuseRule" => Self::RtsAbuseRule,
+            "DeauthFloodRule" => Self::DeauthFloodRule,
+            "DisassocFloodRule" => Self::DisassocFloodRule,
+            "ExcessivePowerRule" => Self::ExcessivePowerRule,
+            "NullSSIDRule" => Self::NullSsidRule,
+            "CustomSsidRule" => Self::CustomSsidRule,
+            "CustomSnrRule" => Self::CustomSnrRule,
+            "CustomMacOuiRule" => Self::CustomMacOuiRule,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RogueClassificationPolicyRuleType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RogueClassificationPolicyRuleType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Rogue policy, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RoguePolicy {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
+    pub name: String,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<RogueClassificationPolicyRule>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<RogueClassificationPolicyRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RoguePolicy {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            description: None,
+            id: None,
+            name,
+            rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<RogueClassificationPolicyRule>>,
+    ) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Snmp agent notification settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SnmpAgentNotificationSettings {
+    /// `targetIpAddress`
+    ///
+    /// Wire name `targetIpAddress`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
+    #[serde(
+        rename = "targetIpAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub target_ip_address: Option<String>,
+    /// `targetPort`
+    ///
+    /// Wire name `targetPort`; `integer`; optional; default: 162; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
+    #[serde(rename = "targetPort", default, skip_serializing_if = "Option::is_none")]
+    pub target_port: Option<i64>,
+    /// `type`
+    ///
+    /// Wire name `type`; `SnmpAgentNotificationSettingsType`; optional; default: TRAP.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<SnmpAgentNotificationSettingsType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SnmpAgentNotificationSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            target_ip_address: None,
+            target_port: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `targetIpAddress`.
+    pub fn with_target_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.target_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `targetPort`.
+    pub fn with_target_port(mut self, value: impl Into<i64>) -> Self {
+        self.target_port = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<SnmpAgentNotificationSettingsType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Snmp agent notification settings type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SnmpAgentNotificationSettingsType {
+    /// `TRAP`
+    Trap,
+    /// `INFORM`
+    Inform,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SnmpAgentNotificationSettingsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Trap => "TRAP",
+            Self::Inform => "INFORM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SnmpAgentNotificationSettingsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "TRAP" => Self::Trap,
+            "INFORM" => Self::Inform,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SnmpAgentNotificationSettingsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SnmpAgentNotificationSettingsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettingsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Snmp agent profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SnmpAgentProfile {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
+    pub name: String,
+    /// `snmpV2Agents`
+    ///
+    /// Wire name `snmpV2Agents`; `array<SnmpV2Agent>`; optional; max_items: 2; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
+    #[serde(rename = "snmpV2Agents", default, skip_serializing_if = "Option::is_none")]
+    pub snmp_v2_agents: Option<Vec<SnmpV2Agent>>,
+    /// `snmpV3Agents`
+    ///
+    /// Wire name `snmpV3Agents`; `array<SnmpV3Agent>`; optional; max_items: 2; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
+    #[serde(rename = "snmpV3Agents", default, skip_serializing_if = "Option::is_none")]
+    pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SnmpAgentProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            snmp_v2_agents: None,
+            snmp_v3_agents: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `snmpV2Agents`.
+    pub fn with_snmp_v2_agents(mut self, value: impl Into<Vec<SnmpV2Agent>>) -> Self {
+        self.snmp_v2_agents = Some(value.into());
+        self
+    }
+    /// Sets `snmpV3Agents`.
+    pub fn with_snmp_v3_agents(mut self, value: impl Into<Vec<SnmpV3Agent>>) -> Self {
+        self.snmp_v3_agents = Some(value.into());
+        self
+    }
+}
+/// Snmp v2 agent, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SnmpV2Agent {
+    /// `communityName`
+    ///
+    /// Wire name `communityName`; `string`; required; max_length: 32; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
+    #[serde(rename = "communityName")]
+    pub community_name: String,
+    /// `notificationPrivilege`
+    ///
+    /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
+    #[serde(
+        rename = "notificationPrivilege",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub notification_privilege: Option<bool>,
+    /// `notificationSettings`
+    ///
+    /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
+    #[serde(
+        rename = "notificationSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub notification_settings: Option<SnmpAgentNotificationSettings>,
+    /// `readOnlyPrivilege`
+    ///
+    /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
+    #[serde(
+        rename = "readOnlyPrivilege",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub read_only_privilege: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SnmpV2Agent {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(community_name: String) -> Self {
+        Self {
+            community_name,
+            notification_privilege: None,
+            notification_settings: None,
+            read_only_privilege: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `notificationPrivilege`.
+    pub fn with_notification_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.notification_privilege = Some(value.into());
+        self
+    }
+    /// Sets `notificationSettings`.
+    pub fn with_notification_settings(
+        mut self,
+        value: impl Into<SnmpAgentNotificationSettings>,
+    ) -> Self {
+        self.notification_settings = Some(value.into());
+        self
+    }
+    /// Sets `readOnlyPrivilege`.
+    pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_only_privilege = Some(value.into());
+        self
+    }
+}
+/// Snmp v3 agent, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SnmpV3Agent {
+    /// `authenticationPassphrase`
+    ///
+    /// Wire name `authenticationPassphrase`; `string`; required; secret: redacted in `Debug`; max_length: 32; min_length: 8.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(rename = "authenticationPassphrase")]
+    pub authentication_passphrase: ruckus_one_runtime::Secret,
+    /// `authenticationType`
+    ///
+    /// Wire name `authenticationType`; `SnmpV3AgentAuthenticationType`; optional; default: SHA.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(
+        rename = "authenticationType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_type: Option<SnmpV3AgentAuthenticationType>,
+    /// `notificationPrivilege`
+    ///
+    /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(
+        rename = "notificationPrivilege",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub notification_privilege: Option<bool>,
+    /// `notificationSettings`
+    ///
+    /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(
+        rename = "notificationSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub notification_settings: Option<SnmpAgentNotificationSettings>,
+    /// `privacyPassphrase`
+    ///
+    /// Wire name `privacyPassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 8.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(
+        rename = "privacyPassphrase",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub privacy_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `privacyType`
+    ///
+    /// Wire name `privacyType`; `SnmpV3AgentPrivacyType`; optional; default: NONE.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(rename = "privacyType", default, skip_serializing_if = "Option::is_none")]
+    pub privacy_type: Option<SnmpV3AgentPrivacyType>,
+    /// `readOnlyPrivilege`
+    ///
+    /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(
+        rename = "readOnlyPrivilege",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub read_only_privilege: Option<bool>,
+    /// `userName`
+    ///
+    /// Wire name `userName`; `string`; required; max_length: 32; min_length: 3.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+    #[serde(rename = "userName")]
+    pub user_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SnmpV3Agent {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        authentication_passphrase: ruckus_one_runtime::Secret,
+        user_name: String,
+    ) -> Self {
+        Self {
+            authentication_passphrase,
+            authentication_type: None,
+            notification_privilege: None,
+            notification_settings: None,
+            privacy_passphrase: None,
+            privacy_type: None,
+            read_only_privilege: None,
+            user_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(
+        mut self,
+        value: impl Into<SnmpV3AgentAuthenticationType>,
+    ) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `notificationPrivilege`.
+    pub fn with_notification_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.notification_privilege = Some(value.into());
+        self
+    }
+    /// Sets `notificationSettings`.
+    pub fn with_notification_settings(
+        mut self,
+        value: impl Into<SnmpAgentNotificationSettings>,
+    ) -> Self {
+        self.notification_settings = Some(value.into());
+        self
+    }
+    /// Sets `privacyPassphrase`.
+    pub fn with_privacy_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.privacy_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `privacyType`.
+    pub fn with_privacy_type(
+        mut self,
+        value: impl Into<SnmpV3AgentPrivacyType>,
+    ) -> Self {
+        self.privacy_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnlyPrivilege`.
+    pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_only_privilege = Some(value.into());
+        self
+    }
+}
+/// Snmp v3 agent authentication type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SnmpV3AgentAuthenticationType {
+    /// `SHA`
+    Sha,
+    /// `MD5`
+    Md5,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SnmpV3AgentAuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sha => "SHA",
+            Self::Md5 => "MD5",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SnmpV3AgentAuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SHA" => Self::Sha,
+            "MD5" => Self::Md5,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SnmpV3AgentAuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SnmpV3AgentAuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV3AgentAuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Snmp v3 agent privacy type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SnmpV3AgentPrivacyType {
+    /// `NONE`
+    None,
+    /// `DES`
+    Des,
+    /// `AES`
+    Aes,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SnmpV3AgentPrivacyType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Des => "DES",
+            Self::Aes => "AES",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SnmpV3AgentPrivacyType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "DES" => Self::Des,
+            "AES" => Self::Aes,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SnmpV3AgentPrivacyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SnmpV3AgentPrivacyType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV3AgentPrivacyType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Soft gre profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SoftGreProfile {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `disassociateClientEnabled`
+    ///
+    /// Wire name `disassociateClientEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(
+        rename = "disassociateClientEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub disassociate_client_enabled: Option<bool>,
+    /// `gatewayFailbackEnabled`
+    ///
+    /// Wire name `gatewayFailbackEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(
+        rename = "gatewayFailbackEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gateway_failback_enabled: Option<bool>,
+    /// `gatewaySecondaryToPrimaryTimer`
+    ///
+    /// Wire name `gatewaySecondaryToPrimaryTimer`; `integer`; optional; default: 60; format: int32; maximum: 1440; minimum: 60.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(
+        rename = "gatewaySecondaryToPrimaryTimer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gateway_secondary_to_primary_timer: Option<i64>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `keepAliveInterval`
+    ///
+    /// Wire name `keepAliveInterval`; `integer`; optional; default: 10; format: int32; maximum: 180; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(
+        rename = "keepAliveInterval",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub keep_alive_interval: Option<i64>,
+    /// `keepAliveRetryTimes`
+    ///
+    /// Wire name `keepAliveRetryTimes`; `integer`; optional; default: 5; format: int32; maximum: 10; minimum: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(
+        rename = "keepAliveRetryTimes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub keep_alive_retry_times: Option<i64>,
+    /// `mtuSize`
+    ///
+    /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 9018; minimum: 850.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_size: Option<i64>,
+    /// `mtuType`
+    ///
+    /// Wire name `mtuType`; `SoftGreProfileMtuType`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_type: Option<SoftGreProfileMtuType>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    pub name: String,
+    /// `primaryGatewayAddress`
+    ///
+    /// Wire name `primaryGatewayAddress`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(rename = "primaryGatewayAddress")]
+    pub primary_gateway_address: String,
+    /// `secondaryGatewayAddress`
+    ///
+    /// Wire name `secondaryGatewayAddress`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+    #[serde(
+        rename = "secondaryGatewayAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub secondary_gateway_address: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SoftGreProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, primary_gateway_address: String) -> Self {
+        Self {
+            description: None,
+            disassociate_client_enabled: None,
+            gateway_failback_enabled: None,
+            gateway_secondary_to_primary_timer: None,
+            id: None,
+            keep_alive_interval: None,
+            keep_alive_retry_times: None,
+            mtu_size: None,
+            mtu_type: None,
+            name,
+            primary_gateway_address,
+            secondary_gateway_address: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `disassociateClientEnabled`.
+    pub fn with_disassociate_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.disassociate_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `gatewayFailbackEnabled`.
+    pub fn with_gateway_failback_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.gateway_failback_enabled = Some(value.into());
+        self
+    }
+    /// Sets `gatewaySecondaryToPrimaryTimer`.
+    pub fn with_gateway_secondary_to_primary_timer(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.gateway_secondary_to_primary_timer = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetryTimes`.
+    pub fn with_keep_alive_retry_times(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry_times = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(mut self, value: impl Into<SoftGreProfileMtuType>) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `secondaryGatewayAddress`.
+    pub fn with_secondary_gateway_address(mut self, value: impl Into<String>) -> Self {
+        self.secondary_gateway_address = Some(value.into());
+        self
+    }
+}
+/// Soft gre profile mtu type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SoftGreProfileMtuType {
+    /// `MANUAL`
+    Manual,
+    /// `AUTO`
+    Auto,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SoftGreProfileMtuType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::Auto => "AUTO",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SoftGreProfileMtuType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "AUTO" => Self::Auto,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SoftGreProfileMtuType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SoftGreProfileMtuType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfileMtuType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Supplicant authentication options, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SupplicantAuthenticationOptions {
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `type`
+    ///
+    /// Wire name `type`; `SupplicantAuthenticationOptionsType`; optional; default: DISABLED.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<SupplicantAuthenticationOptionsType>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SupplicantAuthenticationOptions {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            password: None,
+            type_: None,
+            username: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<SupplicantAuthenticationOptionsType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+}
+/// Supplicant authentication options type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SupplicantAuthenticationOptionsType {
+    /// `DISABLED`
+    Disabled,
+    /// `MAC_AUTH`
+    MacAuth,
+    /// `CUSTOM`
+    Custom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SupplicantAuthenticationOptionsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "DISABLED",
+            Self::MacAuth => "MAC_AUTH",
+            Self::Custom => "CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SupplicantAuthenticationOptionsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISABLED" => Self::Disabled,
+            "MAC_AUTH" => Self::MacAuth,
+            "CUSTOM" => Self::Custom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SupplicantAuthenticationOptionsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SupplicantAuthenticationOptionsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptionsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SyslogServer {
+    /// `port`
+    ///
+    /// Wire name `port`; `integer`; optional; default: 514; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i64>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `SyslogServerProtocol`; optional; default: UDP.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<SyslogServerProtocol>,
+    /// `server`
+    ///
+    /// Wire name `server`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
+    pub server: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SyslogServer {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(server: String) -> Self {
+        Self {
+            port: None,
+            protocol: None,
+            server,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<i64>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: impl Into<SyslogServerProtocol>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+}
+/// Syslog server profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SyslogServerProfile {
+    /// `facility`
+    ///
+    /// Wire name `facility`; `SyslogServerProfileFacility`; optional; default: KEEP_ORIGINAL.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facility: Option<SyslogServerProfileFacility>,
+    /// `flowLevel`
+    ///
+    /// Wire name `flowLevel`; `SyslogServerProfileFlowLevel`; optional; default: CLIENT_FLOW.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
+    pub flow_level: Option<SyslogServerProfileFlowLevel>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    pub name: String,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `SyslogServer`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    pub primary: SyslogServer,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `SyslogServerProfilePriority`; optional; default: INFO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<SyslogServerProfilePriority>,
+    /// `secondary`
+    ///
+    /// Wire name `secondary`; `SyslogServer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<SyslogServer>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SyslogServerProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, primary: SyslogServer) -> Self {
+        Self {
+            facility: None,
+            flow_level: None,
+            id: None,
+            name,
+            primary,
+            priority: None,
+            secondary: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `facility`.
+    pub fn with_facility(
+        mut self,
+        value: impl Into<SyslogServerProfileFacility>,
+    ) -> Self {
+        self.facility = Some(value.into());
+        self
+    }
+    /// Sets `flowLevel`.
+    pub fn with_flow_level(
+        mut self,
+        value: impl Into<SyslogServerProfileFlowLevel>,
+    ) -> Self {
+        self.flow_level = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `priority`.
+    pub fn with_priority(
+        mut self,
+        value: impl Into<SyslogServerProfilePriority>,
+    ) -> Self {
+        self.priority = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<SyslogServer>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+}
+/// Syslog server profile facility: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProfileFacility {
+    /// `KEEP_ORIGINAL`
+    KeepOriginal,
+    /// `LOCAL0`
+    Local0,
+    /// `LOCAL1`
+    Local1,
+    /// `LOCAL2`
+    Local2,
+    /// `LOCAL3`
+    Local3,
+    /// `LOCAL4`
+    Local4,
+    /// `LOCAL5`
+    Local5,
+    /// `LOCAL6`
+    Local6,
+    /// `LOCAL7`
+    Local7,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProfileFacility {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::KeepOriginal => "KEEP_ORIGINAL",
+            Self::Local0 => "LOCAL0",
+            Self::Local1 => "LOCAL1",
+            Self::Local2 => "LOCAL2",
+            Self::Local3 => "LOCAL3",
+            Self::Local4 => "LOCAL4",
+            Self::Local5 => "LOCAL5",
+            Self::Local6 => "LOCAL6",
+            Self::Local7 => "LOCAL7",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProfileFacility {
+    fn from(s: &str) -> Self {
+        match s {
+            "KEEP_ORIGINAL" => Self::KeepOriginal,
+            "LOCAL0" => Self::Local0,
+            "LOCAL1" => Self::Local1,
+            "LOCAL2" => Self::Local2,
+            "LOCAL3" => Self::Local3,
+            "LOCAL4" => Self::Local4,
+            "LOCAL5" => Self::Local5,
+            "LOCAL6" => Self::Local6,
+            "LOCAL7" => Self::Local7,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProfileFacility {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProfileFacility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileFacility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server profile flow level: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProfileFlowLevel {
+    /// `GENERAL_LOGS`
+    GeneralLogs,
+    /// `CLIENT_FLOW`
+    ClientFlow,
+    /// `ALL`
+    All,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProfileFlowLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::GeneralLogs => "GENERAL_LOGS",
+            Self::ClientFlow => "CLIENT_FLOW",
+            Self::All => "ALL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProfileFlowLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "GENERAL_LOGS" => Self::GeneralLogs,
+            "CLIENT_FLOW" => Self::ClientFlow,
+            "ALL" => Self::All,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProfileFlowLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProfileFlowLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileFlowLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server profile priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProfilePriority {
+    /// `EMERGENCY`
+    Emergency,
+    /// `ALERT`
+    Alert,
+    /// `CRITICAL`
+    Critical,
+    /// `ERROR`
+    Error,
+    /// `WARNING`
+    Warning,
+    /// `NOTICE`
+    Notice,
+    /// `INFO`
+    Info,
+    /// `ALL`
+    All,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProfilePriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Emergency => "EMERGENCY",
+            Self::Alert => "ALERT",
+            Self::Critical => "CRITICAL",
+            Self::Error => "ERROR",
+            Self::Warning => "WARNING",
+            Self::Notice => "NOTICE",
+            Self::Info => "INFO",
+            Self::All => "ALL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProfilePriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "EMERGENCY" => Self::Emergency,
+            "ALERT" => Self::Alert,
+            "CRITICAL" => Self::Critical,
+            "ERROR" => Self::Error,
+            "WARNING" => Self::Warning,
+            "NOTICE" => Self::Notice,
+            "INFO" => Self::Info,
+            "ALL" => Self::All,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProfilePriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProfilePriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server profile v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SyslogServerProfileV1 {
+    /// `facility`
+    ///
+    /// Wire name `facility`; `SyslogServerProfileV1Facility`; optional; default: KEEP_ORIGINAL.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facility: Option<SyslogServerProfileV1Facility>,
+    /// `flowLevel`
+    ///
+    /// Wire name `flowLevel`; `SyslogServerProfileV1FlowLevel`; optional; default: CLIENT_FLOW.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
+    pub flow_level: Option<SyslogServerProfileV1FlowLevel>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    pub name: String,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `SyslogServer`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    pub primary: SyslogServer,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `SyslogServerProfileV1Priority`; optional; default: INFO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<SyslogServerProfileV1Priority>,
+    /// `secondary`
+    ///
+    /// Wire name `secondary`; `SyslogServer`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<SyslogServer>,
+    /// `venues`
+    ///
+    /// Wire name `venues`; `array<IdAndName>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venues: Option<Vec<IdAndName>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SyslogServerProfileV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, primary: SyslogServer) -> Self {
+        Self {
+            facility: None,
+            flow_level: None,
+            id: None,
+            name,
+            primary,
+            priority: None,
+            secondary: None,
+            venues: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `facility`.
+    pub fn with_facility(
+        mut self,
+        value: impl Into<SyslogServerProfileV1Facility>,
+    ) -> Self {
+        self.facility = Some(value.into());
+        self
+    }
+    /// Sets `flowLevel`.
+    pub fn with_flow_level(
+        mut self,
+        value: impl Into<SyslogServerProfileV1FlowLevel>,
+    ) -> Self {
+        self.flow_level = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `priority`.
+    pub fn with_priority(
+        mut self,
+        value: impl Into<SyslogServerProfileV1Priority>,
+    ) -> Self {
+        self.priority = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<SyslogServer>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+    /// Sets `venues`.
+    pub fn with_venues(mut self, value: impl Into<Vec<IdAndName>>) -> Self {
+        self.venues = Some(value.into());
+        self
+    }
+}
+/// Syslog server profile v1 facility: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProfileV1Facility {
+    /// `KEEP_ORIGINAL`
+    KeepOriginal,
+    /// `LOCAL0`
+    Local0,
+    /// `LOCAL1`
+    Local1,
+    /// `LOCAL2`
+    Local2,
+    /// `LOCAL3`
+    Local3,
+    /// `LOCAL4`
+    Local4,
+    /// `LOCAL5`
+    Local5,
+    /// `LOCAL6`
+    Local6,
+    /// `LOCAL7`
+    Local7,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProfileV1Facility {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::KeepOriginal => "KEEP_ORIGINAL",
+            Self::Local0 => "LOCAL0",
+            Self::Local1 => "LOCAL1",
+            Self::Local2 => "LOCAL2",
+            Self::Local3 => "LOCAL3",
+            Self::Local4 => "LOCAL4",
+            Self::Local5 => "LOCAL5",
+            Self::Local6 => "LOCAL6",
+            Self::Local7 => "LOCAL7",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProfileV1Facility {
+    fn from(s: &str) -> Self {
+        match s {
+            "KEEP_ORIGINAL" => Self::KeepOriginal,
+            "LOCAL0" => Self::Local0,
+            "LOCAL1" => Self::Local1,
+            "LOCAL2" => Self::Local2,
+            "LOCAL3" => Self::Local3,
+            "LOCAL4" => Self::Local4,
+            "LOCAL5" => Self::Local5,
+            "LOCAL6" => Self::Local6,
+            "LOCAL7" => Self::Local7,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProfileV1Facility {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProfileV1Facility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1Facility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server profile v1 flow level: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProfileV1FlowLevel {
+    /// `GENERAL_LOGS`
+    GeneralLogs,
+    /// `CLIENT_FLOW`
+    ClientFlow,
+    /// `ALL`
+    All,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProfileV1FlowLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::GeneralLogs => "GENERAL_LOGS",
+            Self::ClientFlow => "CLIENT_FLOW",
+            Self::All => "ALL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProfileV1FlowLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "GENERAL_LOGS" => Self::GeneralLogs,
+            "CLIENT_FLOW" => Self::ClientFlow,
+            "ALL" => Self::All,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProfileV1FlowLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProfileV1FlowLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1FlowLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server profile v1 priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProfileV1Priority {
+    /// `EMERGENCY`
+    Emergency,
+    /// `ALERT`
+    Alert,
+    /// `CRITICAL`
+    Critical,
+    /// `ERROR`
+    Error,
+    /// `WARNING`
+    Warning,
+    /// `NOTICE`
+    Notice,
+    /// `INFO`
+    Info,
+    /// `ALL`
+    All,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProfileV1Priority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Emergency => "EMERGENCY",
+            Self::Alert => "ALERT",
+            Self::Critical => "CRITICAL",
+            Self::Error => "ERROR",
+            Self::Warning => "WARNING",
+            Self::Notice => "NOTICE",
+            Self::Info => "INFO",
+            Self::All => "ALL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProfileV1Priority {
+    fn from(s: &str) -> Self {
+        match s {
+            "EMERGENCY" => Self::Emergency,
+            "ALERT" => Self::Alert,
+            "CRITICAL" => Self::Critical,
+            "ERROR" => Self::Error,
+            "WARNING" => Self::Warning,
+            "NOTICE" => Self::Notice,
+            "INFO" => Self::Info,
+            "ALL" => Self::All,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProfileV1Priority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProfileV1Priority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1Priority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Syslog server protocol: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SyslogServerProtocol {
+    /// `TCP`
+    Tcp,
+    /// `UDP`
+    Udp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SyslogServerProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tcp => "TCP",
+            Self::Udp => "UDP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SyslogServerProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "TCP" => Self::Tcp,
+            "UDP" => Self::Udp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SyslogServerProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SyslogServerProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Tunnel service profile mtu type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TunnelServiceProfileMtuType {
+    /// `MANUAL`
+    Manual,
+    /// `AUTO`
+    Auto,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TunnelServiceProfileMtuType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::Auto => "AUTO",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TunnelServiceProfileMtuType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "AUTO" => Self::Auto,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TunnelServiceProfileMtuType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TunnelServiceProfileMtuType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfileMtuType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Tunnel service profile tunnel type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TunnelServiceProfileTunnelType {
+    /// `VXLAN_GPE`
+    VxlanGpe,
+    /// `L2GRE`
+    L2gre,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TunnelServiceProfileTunnelType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::VxlanGpe => "VXLAN_GPE",
+            Self::L2gre => "L2GRE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TunnelServiceProfileTunnelType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VXLAN_GPE" => Self::VxlanGpe,
+            "L2GRE" => Self::L2gre,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TunnelServiceProfileTunnelType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TunnelServiceProfileTunnelType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfileTunnelType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Tunnel service profile type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TunnelServiceProfileType {
+    /// `VXLAN`
+    Vxlan,
+    /// `VLAN_VXLAN`
+    VlanVxlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TunnelServiceProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Vxlan => "VXLAN",
+            Self::VlanVxlan => "VLAN_VXLAN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TunnelServiceProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VXLAN" => Self::Vxlan,
+            "VLAN_VXLAN" => Self::VlanVxlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TunnelServiceProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TunnelServiceProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Vlan pool profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanPoolProfile {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
+    pub name: String,
+    /// `vlanMembers`
+    ///
+    /// Wire name `vlanMembers`; `array<string>`; required; max_items: 16; min_items: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
+    #[serde(rename = "vlanMembers")]
+    pub vlan_members: Vec<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanPoolProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, vlan_members: Vec<String>) -> Self {
+        Self {
+            description: None,
+            id: None,
+            name,
+            vlan_members,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Wifi calling service profile, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiCallingServiceProfile {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `epdgs`
+    ///
+    /// Wire name `epdgs`; `array<Epdg>`; required; max_items: 5; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
+    pub epdgs: Vec<Epdg>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `qosPriority`
+    ///
+    /// Wire name `qosPriority`; `WifiCallingServiceProfileQosPriority`; optional; default: WIFICALLING_PRI_VOICE.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
+    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
+    pub qos_priority: Option<WifiCallingServiceProfileQosPriority>,
+    /// `serviceName`
+    ///
+    /// Wire name `serviceName`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
+    #[serde(rename = "serviceName")]
+    pub service_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiCallingServiceProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(epdgs: Vec<Epdg>, service_name: String) -> Self {
+        Self {
+            description: None,
+            epdgs,
+            id: None,
+            qos_priority: None,
+            service_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `qosPriority`.
+    pub fn with_qos_priority(
+        mut self,
+        value: impl Into<WifiCallingServiceProfileQosPriority>,
+    ) -> Self {
+        self.qos_priority = Some(value.into());
+        self
+    }
+}
+/// Wifi calling service profile qos priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WifiCallingServiceProfileQosPriority {
+    /// `WIFICALLING_PRI_VOICE`
+    WificallingPriVoice,
+    /// `WIFICALLING_PRI_VIDEO`
+    WificallingPriVideo,
+    /// `WIFICALLING_PRI_BE`
+    WificallingPriBe,
+    /// `WIFICALLING_PRI_BG`
+    WificallingPriBg,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WifiCallingServiceProfileQosPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::WificallingPriVoice => "WIFICALLING_PRI_VOICE",
+            Self::WificallingPriVideo => "WIFICALLING_PRI_VIDEO",
+            Self::WificallingPriBe => "WIFICALLING_PRI_BE",
+            Self::WificallingPriBg => "WIFICALLING_PRI_BG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WifiCallingServiceProfileQosPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "WIFICALLING_PRI_VOICE" => Self::WificallingPriVoice,
+            "WIFICALLING_PRI_VIDEO" => Self::WificallingPriVideo,
+            "WIFICALLING_PRI_BE" => Self::WificallingPriBe,
+            "WIFICALLING_PRI_BG" => Self::WificallingPriBg,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WifiCallingServiceProfileQosPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WifiCallingServiceProfileQosPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQosPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Wifi calling service profile v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiCallingServiceProfileV1 {
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `epdgs`
+    ///
+    /// Wire name `epdgs`; `array<Epdg>`; required; max_items: 5; min_items: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+    pub epdgs: Vec<Epdg>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `networkIds`
+    ///
+    /// Wire name `networkIds`; `array<string>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
+    pub network_ids: Option<Vec<String>>,
+    /// `qosPriority`
+    ///
+    /// Wire name `qosPriority`; `WifiCallingServiceProfileV1QosPriority`; optional; default: WIFICALLING_PRI_VOICE.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
+    pub qos_priority: Option<WifiCallingServiceProfileV1QosPriority>,
+    /// `serviceName`
+    ///
+    /// Wire name `serviceName`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
+    #[serde(rename = "serviceName")]
+    pub service_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiCallingServiceProfileV1 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(epdgs: Vec<Epdg>, service_name: String) -> Self {
+        Self {
+            description: None,
+            epdgs,
+            id: None,
+            network_ids: None,
+            qos_priority: None,
+            service_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `qosPriority`.
+    pub fn with_qos_priority(
+        mut self,
+        value: impl Into<WifiCallingServiceProfileV1QosPriority>,
+    ) -> Self {
+        self.qos_priority = Some(value.into());
+        self
+    }
+}
+/// Wifi calling service profile v1 qos priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WifiCallingServiceProfileV1QosPriority {
+    /// `WIFICALLING_PRI_VOICE`
+    WificallingPriVoice,
+    /// `WIFICALLING_PRI_VIDEO`
+    WificallingPriVideo,
+    /// `WIFICALLING_PRI_BE`
+    WificallingPriBe,
+    /// `WIFICALLING_PRI_BG`
+    WificallingPriBg,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WifiCallingServiceProfileV1QosPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::WificallingPriVoice => "WIFICALLING_PRI_VOICE",
+            Self::WificallingPriVideo => "WIFICALLING_PRI_VIDEO",
+            Self::WificallingPriBe => "WIFICALLING_PRI_BE",
+            Self::WificallingPriBg => "WIFICALLING_PRI_BG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WifiCallingServiceProfileV1QosPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "WIFICALLING_PRI_VOICE" => Self::WificallingPriVoice,
+            "WIFICALLING_PRI_VIDEO" => Self::WificallingPriVideo,
+            "WIFICALLING_PRI_BE" => Self::WificallingPriBe,
+            "WIFICALLING_PRI_BG" => Self::WificallingPriBg,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WifiCallingServiceProfileV1QosPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WifiCallingServiceProfileV1QosPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1QosPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// wireless policies: the 140 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_policies()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -234,8 +8465,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAccessControlProfile::version`)
+    /// - Response 200: `AccessControlProfile`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     pub fn get_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -247,19 +8478,37 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         GetAccessControlProfile { req }
     }
+    /// Get access control profile (v1).
+    ///
+    /// `GET /accessControlProfiles/{accessControlProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
+    /// - Response 200: `AccessControlProfileV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAccessControlProfileV1::version`)
+    pub fn get_access_control_profile_v1(
+        &self,
+        access_control_profile_id: &str,
+    ) -> GetAccessControlProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_ACCESS_CONTROL_PROFILE_V1,
+            &[access_control_profile_id],
+        );
+        GetAccessControlProfileV1 { req }
+    }
     /// Update access control profile.
     ///
     /// `PUT /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AccessControlProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateAccessControlProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &AccessControlProfile,
     ) -> UpdateAccessControlProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -268,6 +8517,30 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateAccessControlProfile { req }
+    }
+    /// Update access control profile (v1).
+    ///
+    /// `PUT /accessControlProfiles/{accessControlProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
+    /// - Request body (json, required): `AccessControlProfileV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAccessControlProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn update_access_control_profile_v1(
+        &self,
+        access_control_profile_id: &str,
+        body: &AccessControlProfileV1,
+    ) -> UpdateAccessControlProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_ACCESS_CONTROL_PROFILE_V1,
+            &[access_control_profile_id],
+        );
+        req.json(body);
+        UpdateAccessControlProfileV1 {
+            req,
+        }
     }
     /// Delete access control profile.
     ///
@@ -476,13 +8749,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /applicationPolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApplicationPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateApplicationPolicy::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_application_policy(
         &self,
-        body: &impl serde::Serialize,
+        body: &ApplicationPolicy,
     ) -> CreateApplicationPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -491,6 +8764,26 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         CreateApplicationPolicy { req }
+    }
+    /// Create application policy (v1).
+    ///
+    /// `POST /applicationPolicies` on the `network` API.
+    ///
+    /// - Request body (json, required): `ApplicationPolicyV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateApplicationPolicyV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_application_policy_v1(
+        &self,
+        body: &ApplicationPolicyV1,
+    ) -> CreateApplicationPolicyV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_APPLICATION_POLICY_V1,
+            &[],
+        );
+        req.json(body);
+        CreateApplicationPolicyV1 { req }
     }
     /// List application policies.
     ///
@@ -536,8 +8829,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetApplicationPolicy::version`)
+    /// - Response 200: `ApplicationPolicy`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy (the document writes the item form as {id})).
     pub fn get_application_policy(
         &self,
@@ -550,20 +8843,39 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         GetApplicationPolicy { req }
     }
+    /// Get application policy (v1).
+    ///
+    /// `GET /applicationPolicies/{applicationPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
+    /// - Response 200: `ApplicationPolicyV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationPolicyV1::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy (the document writes the item form as {id})).
+    pub fn get_application_policy_v1(
+        &self,
+        application_policy_id: &str,
+    ) -> GetApplicationPolicyV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_APPLICATION_POLICY_V1,
+            &[application_policy_id],
+        );
+        GetApplicationPolicyV1 { req }
+    }
     /// Update application policy.
     ///
     /// `PUT /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApplicationPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateApplicationPolicy::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
-        body: &impl serde::Serialize,
+        body: &ApplicationPolicy,
     ) -> UpdateApplicationPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -572,6 +8884,29 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateApplicationPolicy { req }
+    }
+    /// Update application policy (v1).
+    ///
+    /// `PUT /applicationPolicies/{applicationPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
+    /// - Request body (json, required): `ApplicationPolicyV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApplicationPolicyV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
+    pub fn update_application_policy_v1(
+        &self,
+        application_policy_id: &str,
+        body: &ApplicationPolicyV1,
+    ) -> UpdateApplicationPolicyV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_APPLICATION_POLICY_V1,
+            &[application_policy_id],
+        );
+        req.json(body);
+        UpdateApplicationPolicyV1 { req }
     }
     /// Delete application policy.
     ///
@@ -597,14 +8932,11 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /devicePolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `DevicePolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateDevicePolicy::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_device_policy(
-        &self,
-        body: &impl serde::Serialize,
-    ) -> CreateDevicePolicy<'a> {
+    pub fn create_device_policy(&self, body: &DevicePolicy) -> CreateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_DEVICE_POLICY,
@@ -612,6 +8944,26 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         CreateDevicePolicy { req }
+    }
+    /// Create device policy (v1).
+    ///
+    /// `POST /devicePolicies` on the `network` API.
+    ///
+    /// - Request body (json, required): `DevicePolicyV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDevicePolicyV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_device_policy_v1(
+        &self,
+        body: &DevicePolicyV1,
+    ) -> CreateDevicePolicyV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_DEVICE_POLICY_V1,
+            &[],
+        );
+        req.json(body);
+        CreateDevicePolicyV1 { req }
     }
     /// List device policies.
     ///
@@ -657,8 +9009,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetDevicePolicy::version`)
+    /// - Response 200: `DevicePolicy`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy (the document writes the item form as {id})).
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -668,20 +9020,36 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         GetDevicePolicy { req }
     }
+    /// Get device policy (v1).
+    ///
+    /// `GET /devicePolicies/{devicePolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `devicePolicyId`: Identifier of the device policy.
+    /// - Response 200: `DevicePolicyV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDevicePolicyV1::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy (the document writes the item form as {id})).
+    pub fn get_device_policy_v1(&self, device_policy_id: &str) -> GetDevicePolicyV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DEVICE_POLICY_V1,
+            &[device_policy_id],
+        );
+        GetDevicePolicyV1 { req }
+    }
     /// Update device policy.
     ///
     /// `PUT /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `DevicePolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateDevicePolicy::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
-        body: &impl serde::Serialize,
+        body: &DevicePolicy,
     ) -> UpdateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -690,6 +9058,29 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateDevicePolicy { req }
+    }
+    /// Update device policy (v1).
+    ///
+    /// `PUT /devicePolicies/{devicePolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `devicePolicyId`: Identifier of the device policy.
+    /// - Request body (json, required): `DevicePolicyV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDevicePolicyV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
+    pub fn update_device_policy_v1(
+        &self,
+        device_policy_id: &str,
+        body: &DevicePolicyV1,
+    ) -> UpdateDevicePolicyV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_DEVICE_POLICY_V1,
+            &[device_policy_id],
+        );
+        req.json(body);
+        UpdateDevicePolicyV1 { req }
     }
     /// Delete device policy.
     ///
@@ -715,14 +9106,11 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /l2AclPolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `L2AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL2AclPolicy::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_l2_acl_policy(
-        &self,
-        body: &impl serde::Serialize,
-    ) -> CreateL2AclPolicy<'a> {
+    pub fn create_l2_acl_policy(&self, body: &L2AclPolicy) -> CreateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_L2_ACL_POLICY,
@@ -775,7 +9163,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `L2AclPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetL2AclPolicy::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy (the document writes the item form as {id})).
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
@@ -791,7 +9179,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `L2AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL2AclPolicy::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -799,7 +9187,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
-        body: &impl serde::Serialize,
+        body: &L2AclPolicy,
     ) -> UpdateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -830,14 +9218,11 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /l3AclPolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `L3AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL3AclPolicy::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_l3_acl_policy(
-        &self,
-        body: &impl serde::Serialize,
-    ) -> CreateL3AclPolicy<'a> {
+    pub fn create_l3_acl_policy(&self, body: &L3AclPolicy) -> CreateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_L3_ACL_POLICY,
@@ -890,7 +9275,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `L3AclPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetL3AclPolicy::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy (the document writes the item form as {id})).
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
@@ -906,7 +9291,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `L3AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL3AclPolicy::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -914,7 +9299,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
-        body: &impl serde::Serialize,
+        body: &L3AclPolicy,
     ) -> UpdateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -946,7 +9331,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /applicationLibraries/{applicationLibraryId}/categories` on the `network` API.
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApplicationLibraryCategories`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategories::version`)
     pub fn list_application_library_categories(
         &self,
@@ -967,7 +9352,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Path parameter `categoryId`: Identifier of the application category.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApplicationLibraryApplications`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategoryApplications::version`)
     pub fn list_application_library_category_applications(
         &self,
@@ -989,7 +9374,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
     /// - Query parameter `type` (`string`, builder method `type_`)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ApplicationLibrarySettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationLibrarySettings::version`)
     ///
     /// Notes:
@@ -1008,13 +9393,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `PATCH /applicationLibrarySettings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApplicationLibrarySettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApplicationLibrarySettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_application_library_settings(
         &self,
-        body: &impl serde::Serialize,
+        body: &ApplicationLibrarySettings,
     ) -> PatchApplicationLibrarySettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1030,13 +9415,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /clientIsolationProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ClientIsolationProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateClientIsolationProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_client_isolation_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &ClientIsolationProfile,
     ) -> CreateClientIsolationProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1053,7 +9438,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ClientIsolationProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetClientIsolationProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn get_client_isolation_profile(
@@ -1072,7 +9457,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ClientIsolationProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateClientIsolationProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1080,7 +9465,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &ClientIsolationProfile,
     ) -> UpdateClientIsolationProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1144,13 +9529,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /hotspot20IdentityProviders` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `Hotspot20IdentityProvider`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_hotspot20_identity_provider(
         &self,
-        body: &impl serde::Serialize,
+        body: &Hotspot20IdentityProvider,
     ) -> CreateHotspot20IdentityProvider<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1167,7 +9552,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `Hotspot20IdentityProvider`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20IdentityProvider::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn get_hotspot20_identity_provider(
@@ -1188,7 +9573,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `Hotspot20IdentityProvider`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1196,7 +9581,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
-        body: &impl serde::Serialize,
+        body: &Hotspot20IdentityProvider,
     ) -> UpdateHotspot20IdentityProvider<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1307,13 +9692,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /hotspot20Operators` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `Hotspot20Operator`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20Operator::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_hotspot20_operator(
         &self,
-        body: &impl serde::Serialize,
+        body: &Hotspot20Operator,
     ) -> CreateHotspot20Operator<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1328,7 +9713,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `Hotspot20Operator`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20Operator::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn get_hotspot20_operator(
@@ -1347,7 +9732,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `Hotspot20Operator`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20Operator::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1355,7 +9740,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
-        body: &impl serde::Serialize,
+        body: &Hotspot20Operator,
     ) -> UpdateHotspot20Operator<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1412,13 +9797,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /lbsServerProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `LbsServerProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLbsServerProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_lbs_server_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &LbsServerProfile,
     ) -> CreateLbsServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1433,7 +9818,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `LbsServerProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLbsServerProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn get_lbs_server_profile(
@@ -1452,7 +9837,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `LbsServerProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateLbsServerProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1460,7 +9845,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &LbsServerProfile,
     ) -> UpdateLbsServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1518,13 +9903,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /multicastDnsProxyProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `MulticastDnsProxyProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMulticastDnsProxyProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_multicast_dns_proxy_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &MulticastDnsProxyProfile,
     ) -> CreateMulticastDnsProxyProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1541,7 +9926,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `MulticastDnsProxyProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMulticastDnsProxyProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn get_multicast_dns_proxy_profile(
@@ -1560,7 +9945,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `MulticastDnsProxyProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateMulticastDnsProxyProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1568,7 +9953,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &MulticastDnsProxyProfile,
     ) -> UpdateMulticastDnsProxyProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1632,14 +10017,11 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /roguePolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `RoguePolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRoguePolicy::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_rogue_policy(
-        &self,
-        body: &impl serde::Serialize,
-    ) -> CreateRoguePolicy<'a> {
+    pub fn create_rogue_policy(&self, body: &RoguePolicy) -> CreateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_ROGUE_POLICY,
@@ -1653,7 +10035,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `RoguePolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetRoguePolicy::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy (the document names the item operations without the placeholder)).
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
@@ -1669,7 +10051,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `RoguePolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRoguePolicy::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1677,7 +10059,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
-        body: &impl serde::Serialize,
+        body: &RoguePolicy,
     ) -> UpdateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1732,13 +10114,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /snmpAgentProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SnmpAgentProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateSnmpAgentProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_snmp_agent_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &SnmpAgentProfile,
     ) -> CreateSnmpAgentProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1753,7 +10135,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `SnmpAgentProfile`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetSnmpAgentProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn get_snmp_agent_profile(
@@ -1772,7 +10154,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SnmpAgentProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateSnmpAgentProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1780,7 +10162,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &SnmpAgentProfile,
     ) -> UpdateSnmpAgentProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1838,13 +10220,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /softGreProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SoftGreProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSoftGreProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_soft_gre_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &SoftGreProfile,
     ) -> CreateSoftGreProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1859,7 +10241,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `SoftGreProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSoftGreProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn get_soft_gre_profile(
@@ -1878,7 +10260,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SoftGreProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSoftGreProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1886,7 +10268,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &SoftGreProfile,
     ) -> UpdateSoftGreProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2073,13 +10455,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /syslogServerProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SyslogServerProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSyslogServerProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_syslog_server_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &SyslogServerProfile,
     ) -> CreateSyslogServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2089,13 +10471,33 @@ impl<'a> WirelessPoliciesClient<'a> {
         req.json(body);
         CreateSyslogServerProfile { req }
     }
+    /// Create syslog server profile (v1).
+    ///
+    /// `POST /syslogServerProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `SyslogServerProfileV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSyslogServerProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_syslog_server_profile_v1(
+        &self,
+        body: &SyslogServerProfileV1,
+    ) -> CreateSyslogServerProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SYSLOG_SERVER_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateSyslogServerProfileV1 { req }
+    }
     /// Get syslog server profile.
     ///
     /// `GET /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetSyslogServerProfile::version`)
+    /// - Response 200: `SyslogServerProfile`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn get_syslog_server_profile(
         &self,
@@ -2108,20 +10510,39 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         GetSyslogServerProfile { req }
     }
+    /// Get syslog server profile (v1).
+    ///
+    /// `GET /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
+    /// - Response 200: `SyslogServerProfileV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSyslogServerProfileV1::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile (the document names the item operations without the placeholder)).
+    pub fn get_syslog_server_profile_v1(
+        &self,
+        syslog_server_profile_id: &str,
+    ) -> GetSyslogServerProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SYSLOG_SERVER_PROFILE_V1,
+            &[syslog_server_profile_id],
+        );
+        GetSyslogServerProfileV1 { req }
+    }
     /// Update syslog server profile.
     ///
     /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `SyslogServerProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateSyslogServerProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &SyslogServerProfile,
     ) -> UpdateSyslogServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2130,6 +10551,29 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateSyslogServerProfile { req }
+    }
+    /// Update syslog server profile (v1).
+    ///
+    /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
+    /// - Request body (json, required): `SyslogServerProfileV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSyslogServerProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile (the document names the item operations without the placeholder)).
+    pub fn update_syslog_server_profile_v1(
+        &self,
+        syslog_server_profile_id: &str,
+        body: &SyslogServerProfileV1,
+    ) -> UpdateSyslogServerProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SYSLOG_SERVER_PROFILE_V1,
+            &[syslog_server_profile_id],
+        );
+        req.json(body);
+        UpdateSyslogServerProfileV1 { req }
     }
     /// Delete syslog server profile.
     ///
@@ -2179,13 +10623,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /radiusServerProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `RadiusServerProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateRadiusServerProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_radius_server_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &RadiusServerProfile,
     ) -> CreateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2195,13 +10639,33 @@ impl<'a> WirelessPoliciesClient<'a> {
         req.json(body);
         CreateRadiusServerProfile { req }
     }
+    /// Create RADIUS server profile (v1).
+    ///
+    /// `POST /radiusServerProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `RadiusV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRadiusServerProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_radius_server_profile_v1(
+        &self,
+        body: &RadiusV1,
+    ) -> CreateRadiusServerProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_RADIUS_SERVER_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateRadiusServerProfileV1 { req }
+    }
     /// Get RADIUS server profile.
     ///
     /// `GET /radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfile::version`)
+    /// - Response 200: `RadiusServerProfile`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadius (the document names the item operations without the placeholder)).
     pub fn get_radius_server_profile(
         &self,
@@ -2214,20 +10678,39 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         GetRadiusServerProfile { req }
     }
+    /// Get RADIUS server profile (v1).
+    ///
+    /// `GET /radiusServerProfiles/{radiusId}` on the `network` API.
+    ///
+    /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
+    /// - Response 200: `RadiusV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetRadiusServerProfileV1::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadius (the document names the item operations without the placeholder)).
+    pub fn get_radius_server_profile_v1(
+        &self,
+        radius_id: &str,
+    ) -> GetRadiusServerProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_RADIUS_SERVER_PROFILE_V1,
+            &[radius_id],
+        );
+        GetRadiusServerProfileV1 { req }
+    }
     /// Update RADIUS server profile.
     ///
     /// `PUT /radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `RadiusServerProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius (the document names the item operations without the placeholder)).
     pub fn update_radius_server_profile(
         &self,
         radius_id: &str,
-        body: &impl serde::Serialize,
+        body: &RadiusServerProfile,
     ) -> UpdateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2236,6 +10719,29 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateRadiusServerProfile { req }
+    }
+    /// Update RADIUS server profile (v1).
+    ///
+    /// `PUT /radiusServerProfiles/{radiusId}` on the `network` API.
+    ///
+    /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
+    /// - Request body (json, required): `RadiusV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRadiusServerProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius (the document names the item operations without the placeholder)).
+    pub fn update_radius_server_profile_v1(
+        &self,
+        radius_id: &str,
+        body: &RadiusV1,
+    ) -> UpdateRadiusServerProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_RADIUS_SERVER_PROFILE_V1,
+            &[radius_id],
+        );
+        req.json(body);
+        UpdateRadiusServerProfileV1 { req }
     }
     /// Delete RADIUS server profile.
     ///
@@ -2285,13 +10791,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /dhcpConfigServiceProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `DhcpConfigServiceProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateDhcpConfigServiceProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_dhcp_config_service_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &DhcpConfigServiceProfile,
     ) -> CreateDhcpConfigServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2303,13 +10809,35 @@ impl<'a> WirelessPoliciesClient<'a> {
             req,
         }
     }
+    /// Create DHCP configuration service profile (v1).
+    ///
+    /// `POST /dhcpConfigServiceProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `DhcpConfigServiceProfileDeep`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDhcpConfigServiceProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_dhcp_config_service_profile_v1(
+        &self,
+        body: &DhcpConfigServiceProfileDeep,
+    ) -> CreateDhcpConfigServiceProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateDhcpConfigServiceProfileV1 {
+            req,
+        }
+    }
     /// Get DHCP configuration service profile.
     ///
     /// `GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetDhcpConfigServiceProfile::version`)
+    /// - Response 200: `DhcpConfigServiceProfile`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_dhcp_config_service_profile(
         &self,
@@ -2322,20 +10850,41 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         GetDhcpConfigServiceProfile { req }
     }
+    /// Get DHCP configuration service profile (v1).
+    ///
+    /// `GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
+    /// - Response 200: `DhcpConfigServiceProfileDeep`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDhcpConfigServiceProfileV1::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    pub fn get_dhcp_config_service_profile_v1(
+        &self,
+        dhcp_config_service_profile_id: &str,
+    ) -> GetDhcpConfigServiceProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DHCP_CONFIG_SERVICE_PROFILE_V1,
+            &[dhcp_config_service_profile_id],
+        );
+        GetDhcpConfigServiceProfileV1 {
+            req,
+        }
+    }
     /// Update DHCP configuration service profile.
     ///
     /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `DhcpConfigServiceProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateDhcpConfigServiceProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &DhcpConfigServiceProfile,
     ) -> UpdateDhcpConfigServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2344,6 +10893,31 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateDhcpConfigServiceProfile {
+            req,
+        }
+    }
+    /// Update DHCP configuration service profile (v1).
+    ///
+    /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
+    /// - Request body (json, required): `DhcpConfigServiceProfileDeep`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDhcpConfigServiceProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    pub fn update_dhcp_config_service_profile_v1(
+        &self,
+        dhcp_config_service_profile_id: &str,
+        body: &DhcpConfigServiceProfileDeep,
+    ) -> UpdateDhcpConfigServiceProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1,
+            &[dhcp_config_service_profile_id],
+        );
+        req.json(body);
+        UpdateDhcpConfigServiceProfileV1 {
             req,
         }
     }
@@ -2399,13 +10973,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /wifiCallingServiceProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `WifiCallingServiceProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWifiCallingServiceProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_wifi_calling_service_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &WifiCallingServiceProfile,
     ) -> CreateWifiCallingServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2417,13 +10991,35 @@ impl<'a> WirelessPoliciesClient<'a> {
             req,
         }
     }
+    /// Create Wi-Fi calling service profile (v1).
+    ///
+    /// `POST /wifiCallingServiceProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `WifiCallingServiceProfileV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiCallingServiceProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn create_wifi_calling_service_profile_v1(
+        &self,
+        body: &WifiCallingServiceProfileV1,
+    ) -> CreateWifiCallingServiceProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_WIFI_CALLING_SERVICE_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateWifiCallingServiceProfileV1 {
+            req,
+        }
+    }
     /// Get Wi-Fi calling service profile.
     ///
     /// `GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWifiCallingServiceProfile::version`)
+    /// - Response 200: `WifiCallingServiceProfile`
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_wifi_calling_service_profile(
         &self,
@@ -2438,20 +11034,41 @@ impl<'a> WirelessPoliciesClient<'a> {
             req,
         }
     }
+    /// Get Wi-Fi calling service profile (v1).
+    ///
+    /// `GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
+    /// - Response 200: `WifiCallingServiceProfileV1`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiCallingServiceProfileV1::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile (the document names the item operations without the placeholder)).
+    pub fn get_wifi_calling_service_profile_v1(
+        &self,
+        wifi_calling_service_profile_id: &str,
+    ) -> GetWifiCallingServiceProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_CALLING_SERVICE_PROFILE_V1,
+            &[wifi_calling_service_profile_id],
+        );
+        GetWifiCallingServiceProfileV1 {
+            req,
+        }
+    }
     /// Update Wi-Fi calling service profile.
     ///
     /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `WifiCallingServiceProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateWifiCallingServiceProfile::version`)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &WifiCallingServiceProfile,
     ) -> UpdateWifiCallingServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2460,6 +11077,31 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         UpdateWifiCallingServiceProfile {
+            req,
+        }
+    }
+    /// Update Wi-Fi calling service profile (v1).
+    ///
+    /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
+    /// - Request body (json, required): `WifiCallingServiceProfileV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiCallingServiceProfileV1::version`)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile (the document names the item operations without the placeholder)).
+    pub fn update_wifi_calling_service_profile_v1(
+        &self,
+        wifi_calling_service_profile_id: &str,
+        body: &WifiCallingServiceProfileV1,
+    ) -> UpdateWifiCallingServiceProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1,
+            &[wifi_calling_service_profile_id],
+        );
+        req.json(body);
+        UpdateWifiCallingServiceProfileV1 {
             req,
         }
     }
@@ -2515,13 +11157,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /vlanPoolProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VlanPoolProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVlanPoolProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_vlan_pool_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &VlanPoolProfile,
     ) -> CreateVlanPoolProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2536,7 +11178,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VlanPoolProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVlanPoolProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn get_vlan_pool_profile(
@@ -2555,7 +11197,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VlanPoolProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVlanPoolProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2563,7 +11205,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &VlanPoolProfile,
     ) -> UpdateVlanPoolProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2621,13 +11263,13 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// `POST /ethernetPortProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `EthernetPortProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEthernetPortProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_ethernet_port_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &EthernetPortProfile,
     ) -> CreateEthernetPortProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2642,7 +11284,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `GET /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EthernetPortProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetEthernetPortProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn get_ethernet_port_profile(
@@ -2661,7 +11303,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `EthernetPortProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateEthernetPortProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2669,7 +11311,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
-        body: &impl serde::Serialize,
+        body: &EthernetPortProfile,
     ) -> UpdateEthernetPortProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2872,31 +11514,9 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_access_control_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetAccessControlProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_access_control_profile` (Get access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2910,8 +11530,74 @@ impl<'a> GetAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<AccessControlProfile, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<AccessControlProfile>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_access_control_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/accessControlProfiles/{accessControlProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_access_control_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetAccessControlProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_access_control_profile_v1` (Get access control profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetAccessControlProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetAccessControlProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetAccessControlProfileVersion) -> Self {
+    pub fn version(mut self, version: GetAccessControlProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2926,14 +11612,16 @@ impl<'a> GetAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<AccessControlProfileV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<AccessControlProfileV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2949,31 +11637,9 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_access_control_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateAccessControlProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_access_control_profile` (Update access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2987,8 +11653,86 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_access_control_profile_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/accessControlProfiles/{accessControlProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_access_control_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateAccessControlProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_access_control_profile_v1` (Update access control profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateAccessControlProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateAccessControlProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateAccessControlProfileVersion) -> Self {
+    pub fn version(mut self, version: UpdateAccessControlProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3815,31 +12559,9 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_application_policy`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateApplicationPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::create_application_policy` (Create application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3853,8 +12575,86 @@ impl<'a> CreateApplicationPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_application_policy_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/applicationPolicies",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_application_policy_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateApplicationPolicyV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::create_application_policy_v1` (Create application policy (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateApplicationPolicyV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateApplicationPolicyV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateApplicationPolicyVersion) -> Self {
+    pub fn version(mut self, version: CreateApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4044,31 +12844,9 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtim
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_application_policy`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetApplicationPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_application_policy` (Get application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4082,8 +12860,74 @@ impl<'a> GetApplicationPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<ApplicationPolicy, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ApplicationPolicy>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_application_policy_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/applicationPolicies/{applicationPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_application_policy_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetApplicationPolicyV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_application_policy_v1` (Get application policy (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApplicationPolicyV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApplicationPolicyV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetApplicationPolicyVersion) -> Self {
+    pub fn version(mut self, version: GetApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4098,14 +12942,14 @@ impl<'a> GetApplicationPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApplicationPolicyV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApplicationPolicyV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4121,31 +12965,9 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_application_policy`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateApplicationPolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_application_policy` (Update application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4159,8 +12981,86 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_application_policy_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/applicationPolicies/{applicationPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_application_policy_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateApplicationPolicyV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_application_policy_v1` (Update application policy (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApplicationPolicyV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApplicationPolicyV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateApplicationPolicyVersion) -> Self {
+    pub fn version(mut self, version: UpdateApplicationPolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4299,31 +13199,9 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_device_policy`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDevicePolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::create_device_policy` (Create device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4337,8 +13215,86 @@ impl<'a> CreateDevicePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_device_policy_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/devicePolicies",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_device_policy_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateDevicePolicyV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::create_device_policy_v1` (Create device policy (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateDevicePolicyV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateDevicePolicyV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateDevicePolicyVersion) -> Self {
+    pub fn version(mut self, version: CreateDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4528,31 +13484,9 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_device_policy`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDevicePolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_device_policy` (Get device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4566,8 +13500,71 @@ impl<'a> GetDevicePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<DevicePolicy, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<DevicePolicy>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_device_policy_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/devicePolicies/{devicePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_device_policy_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDevicePolicyV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_device_policy_v1` (Get device policy (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDevicePolicyV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDevicePolicyV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetDevicePolicyVersion) -> Self {
+    pub fn version(mut self, version: GetDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4582,14 +13579,14 @@ impl<'a> GetDevicePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DevicePolicyV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<DevicePolicyV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4605,31 +13602,9 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_device_policy`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDevicePolicyVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_device_policy` (Update device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4643,8 +13618,86 @@ impl<'a> UpdateDevicePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_device_policy_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/devicePolicies/{devicePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_device_policy_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateDevicePolicyV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_device_policy_v1` (Update device policy (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateDevicePolicyV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateDevicePolicyV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateDevicePolicyVersion) -> Self {
+    pub fn version(mut self, version: UpdateDevicePolicyV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5060,16 +14113,13 @@ impl<'a> GetL2AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<L2AclPolicy, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<L2AclPolicy>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5538,16 +14588,13 @@ impl<'a> GetL3AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<L3AclPolicy, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<L3AclPolicy>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -5787,14 +14834,16 @@ impl<'a> ListApplicationLibraryCategories<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApplicationLibraryCategories, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApplicationLibraryCategories>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5861,14 +14910,16 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApplicationLibraryApplications, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApplicationLibraryApplications>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5948,14 +14999,16 @@ impl<'a> GetApplicationLibrarySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ApplicationLibrarySettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApplicationLibrarySettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6185,14 +15238,16 @@ impl<'a> GetClientIsolationProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<ClientIsolationProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ClientIsolationProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6595,14 +15650,16 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Hotspot20IdentityProvider, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Hotspot20IdentityProvider>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7177,14 +16234,14 @@ impl<'a> GetHotspot20Operator<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Hotspot20Operator, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Hotspot20Operator>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7587,14 +16644,14 @@ impl<'a> GetLbsServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<LbsServerProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<LbsServerProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7997,14 +17054,16 @@ impl<'a> GetMulticastDnsProxyProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<MulticastDnsProxyProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<MulticastDnsProxyProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8407,16 +17466,13 @@ impl<'a> GetRoguePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<RoguePolicy, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<RoguePolicy>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -8817,14 +17873,14 @@ impl<'a> GetSnmpAgentProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SnmpAgentProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SnmpAgentProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9227,14 +18283,14 @@ impl<'a> GetSoftGreProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SoftGreProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SoftGreProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9999,31 +19055,9 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_syslog_server_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSyslogServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::create_syslog_server_profile` (Create syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10037,8 +19071,86 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_syslog_server_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/syslogServerProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_syslog_server_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSyslogServerProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::create_syslog_server_profile_v1` (Create syslog server profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSyslogServerProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSyslogServerProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateSyslogServerProfileVersion) -> Self {
+    pub fn version(mut self, version: CreateSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10088,31 +19200,9 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_syslog_server_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSyslogServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_syslog_server_profile` (Get syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10126,8 +19216,74 @@ impl<'a> GetSyslogServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<SyslogServerProfile, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<SyslogServerProfile>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_syslog_server_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/syslogServerProfiles/{syslogServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_syslog_server_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSyslogServerProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_syslog_server_profile_v1` (Get syslog server profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSyslogServerProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSyslogServerProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetSyslogServerProfileVersion) -> Self {
+    pub fn version(mut self, version: GetSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10142,14 +19298,14 @@ impl<'a> GetSyslogServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SyslogServerProfileV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SyslogServerProfileV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -10165,31 +19321,9 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_syslog_server_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateSyslogServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_syslog_server_profile` (Update syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10203,8 +19337,86 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_syslog_server_profile_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/syslogServerProfiles/{syslogServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_syslog_server_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateSyslogServerProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_syslog_server_profile_v1` (Update syslog server profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSyslogServerProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSyslogServerProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateSyslogServerProfileVersion) -> Self {
+    pub fn version(mut self, version: UpdateSyslogServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10433,31 +19645,9 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_radius_server_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateRadiusServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::create_radius_server_profile` (Create RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10471,8 +19661,86 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_radius_server_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/radiusServerProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_radius_server_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateRadiusServerProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::create_radius_server_profile_v1` (Create RADIUS server profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateRadiusServerProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateRadiusServerProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateRadiusServerProfileVersion) -> Self {
+    pub fn version(mut self, version: CreateRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10522,31 +19790,9 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_radius_server_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_radius_server_profile` (Get RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10560,8 +19806,74 @@ impl<'a> GetRadiusServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<RadiusServerProfile, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<RadiusServerProfile>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_radius_server_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/radiusServerProfiles/{radiusId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_radius_server_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetRadiusServerProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_radius_server_profile_v1` (Get RADIUS server profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetRadiusServerProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetRadiusServerProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetRadiusServerProfileVersion) -> Self {
+    pub fn version(mut self, version: GetRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10576,16 +19888,13 @@ impl<'a> GetRadiusServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<RadiusV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<RadiusV1>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -10599,31 +19908,9 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_radius_server_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_radius_server_profile` (Update RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10637,8 +19924,86 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_radius_server_profile_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/radiusServerProfiles/{radiusId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_radius_server_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateRadiusServerProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_radius_server_profile_v1` (Update RADIUS server profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateRadiusServerProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateRadiusServerProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateRadiusServerProfileVersion) -> Self {
+    pub fn version(mut self, version: UpdateRadiusServerProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10867,31 +20232,9 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_dhcp_config_service_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateDhcpConfigServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10905,8 +20248,86 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_dhcp_config_service_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dhcpConfigServiceProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_dhcp_config_service_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateDhcpConfigServiceProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::create_dhcp_config_service_profile_v1` (Create DHCP configuration service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateDhcpConfigServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateDhcpConfigServiceProfileVersion) -> Self {
+    pub fn version(mut self, version: CreateDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -10956,31 +20377,9 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_o
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_dhcp_config_service_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetDhcpConfigServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -10994,8 +20393,76 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<DhcpConfigServiceProfile>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_dhcp_config_service_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_dhcp_config_service_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDhcpConfigServiceProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_dhcp_config_service_profile_v1` (Get DHCP configuration service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDhcpConfigServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDhcpConfigServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetDhcpConfigServiceProfileVersion) -> Self {
+    pub fn version(mut self, version: GetDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -11010,14 +20477,16 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<DhcpConfigServiceProfileDeep, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeep>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11033,31 +20502,9 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_dhcp_config_service_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateDhcpConfigServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -11071,8 +20518,86 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_dhcp_config_service_profile_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_dhcp_config_service_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateDhcpConfigServiceProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_dhcp_config_service_profile_v1` (Update DHCP configuration service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateDhcpConfigServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateDhcpConfigServiceProfileVersion) -> Self {
+    pub fn version(mut self, version: UpdateDhcpConfigServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -11301,31 +20826,9 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `create_wifi_calling_service_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWifiCallingServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -11339,8 +20842,86 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_wifi_calling_service_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/wifiCallingServiceProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_wifi_calling_service_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateWifiCallingServiceProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::create_wifi_calling_service_profile_v1` (Create Wi-Fi calling service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateWifiCallingServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateWifiCallingServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateWifiCallingServiceProfileVersion) -> Self {
+    pub fn version(mut self, version: CreateWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -11390,31 +20971,9 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_wifi_calling_service_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWifiCallingServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -11428,8 +20987,76 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<WifiCallingServiceProfile, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<WifiCallingServiceProfile>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_calling_service_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_wifi_calling_service_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiCallingServiceProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::get_wifi_calling_service_profile_v1` (Get Wi-Fi calling service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiCallingServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiCallingServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetWifiCallingServiceProfileVersion) -> Self {
+    pub fn version(mut self, version: GetWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -11444,14 +21071,16 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<WifiCallingServiceProfileV1, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<WifiCallingServiceProfileV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11467,31 +21096,9 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_wifi_calling_service_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateWifiCallingServiceProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessPoliciesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -11505,8 +21112,86 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_wifi_calling_service_profile_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_wifi_calling_service_profile_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateWifiCallingServiceProfileV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessPoliciesClient::update_wifi_calling_service_profile_v1` (Update Wi-Fi calling service profile (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateWifiCallingServiceProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateWifiCallingServiceProfileVersion) -> Self {
+    pub fn version(mut self, version: UpdateWifiCallingServiceProfileV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -11866,14 +21551,14 @@ impl<'a> GetVlanPoolProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VlanPoolProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VlanPoolProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12276,14 +21961,14 @@ impl<'a> GetEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EthernetPortProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EthernetPortProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

@@ -254,29 +254,35 @@ pub struct Venue {
     /// Identifier of the venue.
     ///
     /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the venue.
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     pub name: String,
     /// Free-text description.
     ///
     /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Where the venue is.
     ///
     /// Wire name `address`; `VenueAddress`; required.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     pub address: VenueAddress,
     /// Tags of the venue.
     ///
     /// Wire name `tags`; `array<string>`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// Whether the venue is a template.
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -328,39 +334,47 @@ pub struct VenueAddress {
     /// Street address.
     ///
     /// Wire name `addressLine`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(rename = "addressLine", default, skip_serializing_if = "Option::is_none")]
     pub address_line: Option<String>,
     /// City.
     ///
     /// Wire name `city`; `string`; required.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     pub city: String,
     /// Country.
     ///
     /// Wire name `country`; `string`; required.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     pub country: String,
     /// Country code.
     ///
     /// Wire name `countryCode`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
     /// Latitude.
     ///
     /// Wire name `latitude`; `number`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// Longitude.
     ///
     /// Wire name `longitude`; `number`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// Notes about the address.
     ///
     /// Wire name `notes`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// Time zone of the venue.
     ///
     /// Wire name `timezone`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -424,16 +438,19 @@ pub struct FloorPlanPage {
     /// Floor plans of this page.
     ///
     /// Wire name `items`; array of raw JSON, shape not shown: The fields of a floor plan are not typed here.; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<serde_json::Value>>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Number of floor plans over all pages.
     ///
     /// Wire name `totalSizes`; `integer`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
     #[serde(rename = "totalSizes", default, skip_serializing_if = "Option::is_none")]
     pub total_sizes: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -477,16 +494,19 @@ pub struct FloorPlanQuery {
     /// Page to return.
     ///
     /// Wire name `pageNumber`; `integer`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
     #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// Floor plans per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Sort key.
     ///
     /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
     #[serde(rename = "sortBy", default, skip_serializing_if = "Option::is_none")]
     pub sort_by: Option<FloorPlanSortBy>,
 }
@@ -572,41 +592,6 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
         Ok(Self::from(s.as_str()))
     }
 }
-/// One field condition of the QoS statistics query.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct QosMatchField {
-    /// Field to match.
-    ///
-    /// Wire name `field`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// Value the field must have.
-    ///
-    /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-impl QosMatchField {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self { field: None, value: None }
-    }
-    /// Sets `field`.
-    pub fn with_field(mut self, value: impl Into<String>) -> Self {
-        self.field = Some(value.into());
-        self
-    }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-}
 /// Body of the template instance query.
 ///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
@@ -618,6 +603,7 @@ pub struct TemplateInstanceQuery {
     /// Which instances to return.
     ///
     /// Wire name `filter`; raw JSON, shape not shown: The filter object is not typed here.; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -638,7 +624,16825 @@ impl TemplateInstanceQuery {
         self
     }
 }
-/// wireless venues: the 106 operations of this area of the Network management API.
+/// Aaa setting, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaSetting {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `authnEnabledSsh`
+    ///
+    /// Wire name `authnEnabledSsh`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authnEnabledSsh",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authn_enabled_ssh: Option<bool>,
+    /// `authnFirstPref`
+    ///
+    /// Wire name `authnFirstPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(rename = "authnFirstPref", default, skip_serializing_if = "Option::is_none")]
+    pub authn_first_pref: Option<String>,
+    /// `authnSecondPref`
+    ///
+    /// Wire name `authnSecondPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authnSecondPref",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authn_second_pref: Option<String>,
+    /// `authnThirdPref`
+    ///
+    /// Wire name `authnThirdPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(rename = "authnThirdPref", default, skip_serializing_if = "Option::is_none")]
+    pub authn_third_pref: Option<String>,
+    /// `authnFourthPref`
+    ///
+    /// Wire name `authnFourthPref`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authnFourthPref",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authn_fourth_pref: Option<String>,
+    /// `authzEnabledCommand`
+    ///
+    /// Wire name `authzEnabledCommand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzEnabledCommand",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_enabled_command: Option<bool>,
+    /// `authzEnabledExec`
+    ///
+    /// Wire name `authzEnabledExec`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzEnabledExec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_enabled_exec: Option<bool>,
+    /// `authzCommonsLevel`
+    ///
+    /// Wire name `authzCommonsLevel`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzCommonsLevel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_level: Option<String>,
+    /// `authzCommonsFirstServer`
+    ///
+    /// Wire name `authzCommonsFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzCommonsFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_first_server: Option<String>,
+    /// `authzCommonsSecondServer`
+    ///
+    /// Wire name `authzCommonsSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzCommonsSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_second_server: Option<String>,
+    /// `authzCommonsThirdServer`
+    ///
+    /// Wire name `authzCommonsThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzCommonsThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_commons_third_server: Option<String>,
+    /// `authzExecFirstServer`
+    ///
+    /// Wire name `authzExecFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzExecFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_exec_first_server: Option<String>,
+    /// `authzExecSecondServer`
+    ///
+    /// Wire name `authzExecSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzExecSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_exec_second_server: Option<String>,
+    /// `authzExecThirdServer`
+    ///
+    /// Wire name `authzExecThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "authzExecThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authz_exec_third_server: Option<String>,
+    /// `acctEnabledCommand`
+    ///
+    /// Wire name `acctEnabledCommand`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctEnabledCommand",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_enabled_command: Option<bool>,
+    /// `acctEnabledExec`
+    ///
+    /// Wire name `acctEnabledExec`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctEnabledExec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_enabled_exec: Option<bool>,
+    /// `acctCommonsLevel`
+    ///
+    /// Wire name `acctCommonsLevel`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctCommonsLevel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_level: Option<String>,
+    /// `acctCommonsFirstServer`
+    ///
+    /// Wire name `acctCommonsFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctCommonsFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_first_server: Option<String>,
+    /// `acctCommonsSecondServer`
+    ///
+    /// Wire name `acctCommonsSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctCommonsSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_second_server: Option<String>,
+    /// `acctCommonsThirdServer`
+    ///
+    /// Wire name `acctCommonsThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctCommonsThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_commons_third_server: Option<String>,
+    /// `acctExecFirstServer`
+    ///
+    /// Wire name `acctExecFirstServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctExecFirstServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_exec_first_server: Option<String>,
+    /// `acctExecSecondServer`
+    ///
+    /// Wire name `acctExecSecondServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctExecSecondServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_exec_second_server: Option<String>,
+    /// `acctExecThirdServer`
+    ///
+    /// Wire name `acctExecThirdServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
+    #[serde(
+        rename = "acctExecThirdServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acct_exec_third_server: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaSetting {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            authn_enabled_ssh: None,
+            authn_first_pref: None,
+            authn_second_pref: None,
+            authn_third_pref: None,
+            authn_fourth_pref: None,
+            authz_enabled_command: None,
+            authz_enabled_exec: None,
+            authz_commons_level: None,
+            authz_commons_first_server: None,
+            authz_commons_second_server: None,
+            authz_commons_third_server: None,
+            authz_exec_first_server: None,
+            authz_exec_second_server: None,
+            authz_exec_third_server: None,
+            acct_enabled_command: None,
+            acct_enabled_exec: None,
+            acct_commons_level: None,
+            acct_commons_first_server: None,
+            acct_commons_second_server: None,
+            acct_commons_third_server: None,
+            acct_exec_first_server: None,
+            acct_exec_second_server: None,
+            acct_exec_third_server: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `authnEnabledSsh`.
+    pub fn with_authn_enabled_ssh(mut self, value: impl Into<bool>) -> Self {
+        self.authn_enabled_ssh = Some(value.into());
+        self
+    }
+    /// Sets `authnFirstPref`.
+    pub fn with_authn_first_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_first_pref = Some(value.into());
+        self
+    }
+    /// Sets `authnSecondPref`.
+    pub fn with_authn_second_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_second_pref = Some(value.into());
+        self
+    }
+    /// Sets `authnThirdPref`.
+    pub fn with_authn_third_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_third_pref = Some(value.into());
+        self
+    }
+    /// Sets `authnFourthPref`.
+    pub fn with_authn_fourth_pref(mut self, value: impl Into<String>) -> Self {
+        self.authn_fourth_pref = Some(value.into());
+        self
+    }
+    /// Sets `authzEnabledCommand`.
+    pub fn with_authz_enabled_command(mut self, value: impl Into<bool>) -> Self {
+        self.authz_enabled_command = Some(value.into());
+        self
+    }
+    /// Sets `authzEnabledExec`.
+    pub fn with_authz_enabled_exec(mut self, value: impl Into<bool>) -> Self {
+        self.authz_enabled_exec = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsLevel`.
+    pub fn with_authz_commons_level(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_level = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsFirstServer`.
+    pub fn with_authz_commons_first_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_first_server = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsSecondServer`.
+    pub fn with_authz_commons_second_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_second_server = Some(value.into());
+        self
+    }
+    /// Sets `authzCommonsThirdServer`.
+    pub fn with_authz_commons_third_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_commons_third_server = Some(value.into());
+        self
+    }
+    /// Sets `authzExecFirstServer`.
+    pub fn with_authz_exec_first_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_exec_first_server = Some(value.into());
+        self
+    }
+    /// Sets `authzExecSecondServer`.
+    pub fn with_authz_exec_second_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_exec_second_server = Some(value.into());
+        self
+    }
+    /// Sets `authzExecThirdServer`.
+    pub fn with_authz_exec_third_server(mut self, value: impl Into<String>) -> Self {
+        self.authz_exec_third_server = Some(value.into());
+        self
+    }
+    /// Sets `acctEnabledCommand`.
+    pub fn with_acct_enabled_command(mut self, value: impl Into<bool>) -> Self {
+        self.acct_enabled_command = Some(value.into());
+        self
+    }
+    /// Sets `acctEnabledExec`.
+    pub fn with_acct_enabled_exec(mut self, value: impl Into<bool>) -> Self {
+        self.acct_enabled_exec = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsLevel`.
+    pub fn with_acct_commons_level(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_level = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsFirstServer`.
+    pub fn with_acct_commons_first_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_first_server = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsSecondServer`.
+    pub fn with_acct_commons_second_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_second_server = Some(value.into());
+        self
+    }
+    /// Sets `acctCommonsThirdServer`.
+    pub fn with_acct_commons_third_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_commons_third_server = Some(value.into());
+        self
+    }
+    /// Sets `acctExecFirstServer`.
+    pub fn with_acct_exec_first_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_exec_first_server = Some(value.into());
+        self
+    }
+    /// Sets `acctExecSecondServer`.
+    pub fn with_acct_exec_second_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_exec_second_server = Some(value.into());
+        self
+    }
+    /// Sets `acctExecThirdServer`.
+    pub fn with_acct_exec_third_server(mut self, value: impl Into<String>) -> Self {
+        self.acct_exec_third_server = Some(value.into());
+        self
+    }
+}
+/// Afc info, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AfcInfo {
+    /// `minPowerDbm`
+    ///
+    /// Wire name `minPowerDbm`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(rename = "minPowerDbm", default, skip_serializing_if = "Option::is_none")]
+    pub min_power_dbm: Option<i64>,
+    /// `maxPowerDbm`
+    ///
+    /// Wire name `maxPowerDbm`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(rename = "maxPowerDbm", default, skip_serializing_if = "Option::is_none")]
+    pub max_power_dbm: Option<i64>,
+    /// `availableChannel`
+    ///
+    /// Wire name `availableChannel`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(
+        rename = "availableChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub available_channel: Option<i64>,
+    /// `availableChannels`
+    ///
+    /// Wire name `availableChannels`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(
+        rename = "availableChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub available_channels: Option<Vec<i64>>,
+    /// `afcStatus`
+    ///
+    /// Wire name `afcStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(rename = "afcStatus", default, skip_serializing_if = "Option::is_none")]
+    pub afc_status: Option<String>,
+    /// `powerMode`
+    ///
+    /// Wire name `powerMode`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(rename = "powerMode", default, skip_serializing_if = "Option::is_none")]
+    pub power_mode: Option<String>,
+    /// `geoLocation`
+    ///
+    /// Wire name `geoLocation`; `GeoLocation`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
+    #[serde(rename = "geoLocation", default, skip_serializing_if = "Option::is_none")]
+    pub geo_location: Option<GeoLocation>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AfcInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            min_power_dbm: None,
+            max_power_dbm: None,
+            available_channel: None,
+            available_channels: None,
+            afc_status: None,
+            power_mode: None,
+            geo_location: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `minPowerDbm`.
+    pub fn with_min_power_dbm(mut self, value: impl Into<i64>) -> Self {
+        self.min_power_dbm = Some(value.into());
+        self
+    }
+    /// Sets `maxPowerDbm`.
+    pub fn with_max_power_dbm(mut self, value: impl Into<i64>) -> Self {
+        self.max_power_dbm = Some(value.into());
+        self
+    }
+    /// Sets `availableChannel`.
+    pub fn with_available_channel(mut self, value: impl Into<i64>) -> Self {
+        self.available_channel = Some(value.into());
+        self
+    }
+    /// Sets `availableChannels`.
+    pub fn with_available_channels(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.available_channels = Some(value.into());
+        self
+    }
+    /// Sets `afcStatus`.
+    pub fn with_afc_status(mut self, value: impl Into<String>) -> Self {
+        self.afc_status = Some(value.into());
+        self
+    }
+    /// Sets `powerMode`.
+    pub fn with_power_mode(mut self, value: impl Into<String>) -> Self {
+        self.power_mode = Some(value.into());
+        self
+    }
+    /// Sets `geoLocation`.
+    pub fn with_geo_location(mut self, value: impl Into<GeoLocation>) -> Self {
+        self.geo_location = Some(value.into());
+        self
+    }
+}
+/// Aggregated device model, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml AggregatedDeviceModelDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AggregatedDeviceModel {
+    /// `models`
+    ///
+    /// Wire name `models`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AggregatedDeviceModelDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub models: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AggregatedDeviceModel {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            models: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `models`.
+    pub fn with_models(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.models = Some(value.into());
+        self
+    }
+}
+/// Ap radio, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApRadio {
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<String>,
+    /// `channel`
+    ///
+    /// Wire name `channel`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<i64>,
+    /// `actualTxPower`
+    ///
+    /// Wire name `actualTxPower`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(rename = "actualTxPower", default, skip_serializing_if = "Option::is_none")]
+    pub actual_tx_power: Option<i64>,
+    /// `calibrationTxPower`
+    ///
+    /// Wire name `calibrationTxPower`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(
+        rename = "calibrationTxPower",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub calibration_tx_power: Option<i64>,
+    /// `band`
+    ///
+    /// Wire name `band`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// `Rssi`
+    ///
+    /// Wire name `Rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(rename = "Rssi", default, skip_serializing_if = "Option::is_none")]
+    pub rssi: Option<i64>,
+    /// `operativeChannelBandwidth`
+    ///
+    /// Wire name `operativeChannelBandwidth`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(
+        rename = "operativeChannelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operative_channel_bandwidth: Option<String>,
+    /// `radioId`
+    ///
+    /// Wire name `radioId`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
+    #[serde(rename = "radioId", default, skip_serializing_if = "Option::is_none")]
+    pub radio_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApRadio {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tx_power: None,
+            channel: None,
+            actual_tx_power: None,
+            calibration_tx_power: None,
+            band: None,
+            rssi: None,
+            operative_channel_bandwidth: None,
+            radio_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(mut self, value: impl Into<String>) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+    /// Sets `channel`.
+    pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    /// Sets `actualTxPower`.
+    pub fn with_actual_tx_power(mut self, value: impl Into<i64>) -> Self {
+        self.actual_tx_power = Some(value.into());
+        self
+    }
+    /// Sets `calibrationTxPower`.
+    pub fn with_calibration_tx_power(mut self, value: impl Into<i64>) -> Self {
+        self.calibration_tx_power = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `Rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `operativeChannelBandwidth`.
+    pub fn with_operative_channel_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.operative_channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `radioId`.
+    pub fn with_radio_id(mut self, value: impl Into<i64>) -> Self {
+        self.radio_id = Some(value.into());
+        self
+    }
+}
+/// Ap status data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApStatusData {
+    /// `APRadio`
+    ///
+    /// Wire name `APRadio`; `array<ApRadio>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
+    #[serde(rename = "APRadio", default, skip_serializing_if = "Option::is_none")]
+    pub ap_radio: Option<Vec<ApRadio>>,
+    /// `APSystem`
+    ///
+    /// Wire name `APSystem`; `ApSystem`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
+    #[serde(rename = "APSystem", default, skip_serializing_if = "Option::is_none")]
+    pub ap_system: Option<ApSystem>,
+    /// `cellularInfo`
+    ///
+    /// Wire name `cellularInfo`; `CellularInfo`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
+    #[serde(rename = "cellularInfo", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_info: Option<CellularInfo>,
+    /// `afcInfo`
+    ///
+    /// Wire name `afcInfo`; `AfcInfo`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
+    #[serde(rename = "afcInfo", default, skip_serializing_if = "Option::is_none")]
+    pub afc_info: Option<AfcInfo>,
+    /// `lanPortStatus`
+    ///
+    /// Wire name `lanPortStatus`; `array<LanPortStatus>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
+    #[serde(rename = "lanPortStatus", default, skip_serializing_if = "Option::is_none")]
+    pub lan_port_status: Option<Vec<LanPortStatus>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApStatusData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_radio: None,
+            ap_system: None,
+            cellular_info: None,
+            afc_info: None,
+            lan_port_status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `APRadio`.
+    pub fn with_ap_radio(mut self, value: impl Into<Vec<ApRadio>>) -> Self {
+        self.ap_radio = Some(value.into());
+        self
+    }
+    /// Sets `APSystem`.
+    pub fn with_ap_system(mut self, value: impl Into<ApSystem>) -> Self {
+        self.ap_system = Some(value.into());
+        self
+    }
+    /// Sets `cellularInfo`.
+    pub fn with_cellular_info(mut self, value: impl Into<CellularInfo>) -> Self {
+        self.cellular_info = Some(value.into());
+        self
+    }
+    /// Sets `afcInfo`.
+    pub fn with_afc_info(mut self, value: impl Into<AfcInfo>) -> Self {
+        self.afc_info = Some(value.into());
+        self
+    }
+    /// Sets `lanPortStatus`.
+    pub fn with_lan_port_status(mut self, value: impl Into<Vec<LanPortStatus>>) -> Self {
+        self.lan_port_status = Some(value.into());
+        self
+    }
+}
+/// Ap system, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApSystem {
+    /// `uptime`
+    ///
+    /// Wire name `uptime`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uptime: Option<i64>,
+    /// `ipType`
+    ///
+    /// Wire name `ipType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+    #[serde(rename = "ipType", default, skip_serializing_if = "Option::is_none")]
+    pub ip_type: Option<String>,
+    /// `netmask`
+    ///
+    /// Wire name `netmask`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub netmask: Option<String>,
+    /// `gateway`
+    ///
+    /// Wire name `gateway`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `primaryDnsServer`
+    ///
+    /// Wire name `primaryDnsServer`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+    #[serde(
+        rename = "primaryDnsServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub primary_dns_server: Option<String>,
+    /// `secondaryDnsServer`
+    ///
+    /// Wire name `secondaryDnsServer`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
+    #[serde(
+        rename = "secondaryDnsServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub secondary_dns_server: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApSystem {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            uptime: None,
+            ip_type: None,
+            netmask: None,
+            gateway: None,
+            primary_dns_server: None,
+            secondary_dns_server: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `uptime`.
+    pub fn with_uptime(mut self, value: impl Into<i64>) -> Self {
+        self.uptime = Some(value.into());
+        self
+    }
+    /// Sets `ipType`.
+    pub fn with_ip_type(mut self, value: impl Into<String>) -> Self {
+        self.ip_type = Some(value.into());
+        self
+    }
+    /// Sets `netmask`.
+    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
+        self.netmask = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsServer`.
+    pub fn with_primary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_server = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsServer`.
+    pub fn with_secondary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_server = Some(value.into());
+        self
+    }
+}
+/// Apply request, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplyRequest {
+    /// `overrides`
+    ///
+    /// Wire name `overrides`; `array<json>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyRequest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overrides: Option<Vec<serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplyRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            overrides: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `overrides`.
+    pub fn with_overrides(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.overrides = Some(value.into());
+        self
+    }
+}
+/// Apply template response, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyTemplateResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplyTemplateResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyTemplateResponse).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplyTemplateResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+}
+/// Capabilities ap model, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CapabilitiesApModel {
+    /// `allowCbandCountry`
+    ///
+    /// Wire name `allowCbandCountry`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "allowCbandCountry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_cband_country: Option<Vec<String>>,
+    /// `allowDfsCountry`
+    ///
+    /// Wire name `allowDfsCountry`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "allowDfsCountry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_dfs_country: Option<Vec<String>>,
+    /// `bandCombinationCapabilities`
+    ///
+    /// Wire name `bandCombinationCapabilities`; `array<CapabilitiesApModelBandCombinationCapabilities>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "bandCombinationCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub band_combination_capabilities: Option<
+        Vec<CapabilitiesApModelBandCombinationCapabilities>,
+    >,
+    /// `canSupportCellular`
+    ///
+    /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "canSupportCellular",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub can_support_cellular: Option<bool>,
+    /// `canSupportLacp`
+    ///
+    /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "canSupportLacp", default, skip_serializing_if = "Option::is_none")]
+    pub can_support_lacp: Option<bool>,
+    /// `canSupportPoeMode`
+    ///
+    /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "canSupportPoeMode",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub can_support_poe_mode: Option<bool>,
+    /// `canSupportPoeOut`
+    ///
+    /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "canSupportPoeOut",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub can_support_poe_out: Option<bool>,
+    /// `capabilityScore`
+    ///
+    /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "capabilityScore",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub capability_score: Option<i64>,
+    /// `defaultBandCombination`
+    ///
+    /// Wire name `defaultBandCombination`; `CapabilitiesApModelDefaultBandCombination`; optional; default: null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "defaultBandCombination",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_band_combination: Option<CapabilitiesApModelDefaultBandCombination>,
+    /// `externalAntenna`
+    ///
+    /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "externalAntenna",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_antenna: Option<super::common::ExternalAntenna>,
+    /// `has160MHzChannelBandwidth`
+    ///
+    /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "has160MHzChannelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub has160_m_hz_channel_bandwidth: Option<bool>,
+    /// `isOutdoor`
+    ///
+    /// Wire name `isOutdoor`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "isOutdoor", default, skip_serializing_if = "Option::is_none")]
+    pub is_outdoor: Option<bool>,
+    /// `lanPortPictureDownloadUrl`
+    ///
+    /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "lanPortPictureDownloadUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lan_port_picture_download_url: Option<String>,
+    /// `lanPorts`
+    ///
+    /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "lanPorts", default, skip_serializing_if = "Option::is_none")]
+    pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
+    /// `ledOn`
+    ///
+    /// Wire name `ledOn`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "ledOn", default, skip_serializing_if = "Option::is_none")]
+    pub led_on: Option<bool>,
+    /// `lldpAdInterval`
+    ///
+    /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "lldpAdInterval", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_ad_interval: Option<i64>,
+    /// `lldpEnable`
+    ///
+    /// Wire name `lldpEnable`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_enable: Option<bool>,
+    /// `lldpHoldTime`
+    ///
+    /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "lldpHoldTime", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_hold_time: Option<i64>,
+    /// `lldpMgmtEnable`
+    ///
+    /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "lldpMgmtEnable", default, skip_serializing_if = "Option::is_none")]
+    pub lldp_mgmt_enable: Option<bool>,
+    /// `maxChannelization24G`
+    ///
+    /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "maxChannelization24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_channelization24_g: Option<i64>,
+    /// `maxChannelization5G`
+    ///
+    /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "maxChannelization5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_channelization5_g: Option<i64>,
+    /// `maxChannelization6G`
+    ///
+    /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "maxChannelization6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_channelization6_g: Option<i64>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `pictureDownloadUrl`
+    ///
+    /// Wire name `pictureDownloadUrl`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "pictureDownloadUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub picture_download_url: Option<String>,
+    /// `poeModeCapabilities`
+    ///
+    /// Wire name `poeModeCapabilities`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "poeModeCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub poe_mode_capabilities: Option<Vec<String>>,
+    /// `primaryWanRecoveryTimer`
+    ///
+    /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "primaryWanRecoveryTimer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub primary_wan_recovery_timer: Option<i64>,
+    /// `requireOneEnabledTrunkPort`
+    ///
+    /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "requireOneEnabledTrunkPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub require_one_enabled_trunk_port: Option<bool>,
+    /// `simCardPrimaryApn`
+    ///
+    /// Wire name `simCardPrimaryApn`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardPrimaryApn",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_apn: Option<String>,
+    /// `simCardPrimaryCellularNetworkSelection`
+    ///
+    /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardPrimaryCellularNetworkSelection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_cellular_network_selection: Option<String>,
+    /// `simCardPrimaryEnabled`
+    ///
+    /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardPrimaryEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_enabled: Option<bool>,
+    /// `simCardPrimaryRoaming`
+    ///
+    /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardPrimaryRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_primary_roaming: Option<bool>,
+    /// `simCardSecondaryApn`
+    ///
+    /// Wire name `simCardSecondaryApn`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardSecondaryApn",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_apn: Option<String>,
+    /// `simCardSecondaryCellularNetworkSelection`
+    ///
+    /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardSecondaryCellularNetworkSelection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_cellular_network_selection: Option<String>,
+    /// `simCardSecondaryEnabled`
+    ///
+    /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardSecondaryEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_enabled: Option<bool>,
+    /// `simCardSecondaryRoaming`
+    ///
+    /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "simCardSecondaryRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim_card_secondary_roaming: Option<bool>,
+    /// `support11AX`
+    ///
+    /// Wire name `support11AX`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "support11AX", default, skip_serializing_if = "Option::is_none")]
+    pub support11_ax: Option<bool>,
+    /// `supportApStickyClientSteering`
+    ///
+    /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "supportApStickyClientSteering",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_ap_sticky_client_steering: Option<bool>,
+    /// `supportBandCombination`
+    ///
+    /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "supportBandCombination",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_band_combination: Option<bool>,
+    /// `supportChannel144`
+    ///
+    /// Wire name `supportChannel144`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "supportChannel144",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_channel144: Option<bool>,
+    /// `supportDual5gMode`
+    ///
+    /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "supportDual5gMode",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_dual5g_mode: Option<bool>,
+    /// `supportMesh`
+    ///
+    /// Wire name `supportMesh`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
+    pub support_mesh: Option<bool>,
+    /// `supportTriRadio`
+    ///
+    /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(
+        rename = "supportTriRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_tri_radio: Option<bool>,
+    /// `version`
+    ///
+    /// Wire name `version`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// `wanConnection`
+    ///
+    /// Wire name `wanConnection`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
+    #[serde(rename = "wanConnection", default, skip_serializing_if = "Option::is_none")]
+    pub wan_connection: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CapabilitiesApModel {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allow_cband_country: None,
+            allow_dfs_country: None,
+            band_combination_capabilities: None,
+            can_support_cellular: None,
+            can_support_lacp: None,
+            can_support_poe_mode: None,
+            can_support_poe_out: None,
+            capability_score: None,
+            default_band_combination: None,
+            external_antenna: None,
+            has160_m_hz_channel_bandwidth: None,
+            is_outdoor: None,
+            lan_port_picture_download_url: None,
+            lan_ports: None,
+            led_on: None,
+            lldp_ad_interval: None,
+            lldp_enable: None,
+            lldp_hold_time: None,
+            lldp_mgmt_enable: None,
+            max_channelization24_g: None,
+            max_channelization5_g: None,
+            max_channelization6_g: None,
+            model: None,
+            picture_download_url: None,
+            poe_mode_capabilities: None,
+            primary_wan_recovery_timer: None,
+            require_one_enabled_trunk_port: None,
+            sim_card_primary_apn: None,
+            sim_card_primary_cellular_network_selection: None,
+            sim_card_primary_enabled: None,
+            sim_card_primary_roaming: None,
+            sim_card_secondary_apn: None,
+            sim_card_secondary_cellular_network_selection: None,
+            sim_card_secondary_enabled: None,
+            sim_card_secondary_roaming: None,
+            support11_ax: None,
+            support_ap_sticky_client_steering: None,
+            support_band_combination: None,
+            support_channel144: None,
+            support_dual5g_mode: None,
+            support_mesh: None,
+            support_tri_radio: None,
+            version: None,
+            wan_connection: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowCbandCountry`.
+    pub fn with_allow_cband_country(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.allow_cband_country = Some(value.into());
+        self
+    }
+    /// Sets `allowDfsCountry`.
+    pub fn with_allow_dfs_country(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.allow_dfs_country = Some(value.into());
+        self
+    }
+    /// Sets `bandCombinationCapabilities`.
+    pub fn with_band_combination_capabilities(
+        mut self,
+        value: impl Into<Vec<CapabilitiesApModelBandCombinationCapabilities>>,
+    ) -> Self {
+        self.band_combination_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `canSupportCellular`.
+    pub fn with_can_support_cellular(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_cellular = Some(value.into());
+        self
+    }
+    /// Sets `canSupportLacp`.
+    pub fn with_can_support_lacp(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_lacp = Some(value.into());
+        self
+    }
+    /// Sets `canSupportPoeMode`.
+    pub fn with_can_support_poe_mode(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_poe_mode = Some(value.into());
+        self
+    }
+    /// Sets `canSupportPoeOut`.
+    pub fn with_can_support_poe_out(mut self, value: impl Into<bool>) -> Self {
+        self.can_support_poe_out = Some(value.into());
+        self
+    }
+    /// Sets `capabilityScore`.
+    pub fn with_capability_score(mut self, value: impl Into<i64>) -> Self {
+        self.capability_score = Some(value.into());
+        self
+    }
+    /// Sets `defaultBandCombination`.
+    pub fn with_default_band_combination(
+        mut self,
+        value: impl Into<CapabilitiesApModelDefaultBandCombination>,
+    ) -> Self {
+        self.default_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `externalAntenna`.
+    pub fn with_external_antenna(
+        mut self,
+        value: impl Into<super::common::ExternalAntenna>,
+    ) -> Self {
+        self.external_antenna = Some(value.into());
+        self
+    }
+    /// Sets `has160MHzChannelBandwidth`.
+    pub fn with_has160_m_hz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
+        self.has160_m_hz_channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `isOutdoor`.
+    pub fn with_is_outdoor(mut self, value: impl Into<bool>) -> Self {
+        self.is_outdoor = Some(value.into());
+        self
+    }
+    /// Sets `lanPortPictureDownloadUrl`.
+    pub fn with_lan_port_picture_download_url(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.lan_port_picture_download_url = Some(value.into());
+        self
+    }
+    /// Sets `lanPorts`.
+    pub fn with_lan_ports(
+        mut self,
+        value: impl Into<Vec<super::common::CapabilitiesLanPort>>,
+    ) -> Self {
+        self.lan_ports = Some(value.into());
+        self
+    }
+    /// Sets `ledOn`.
+    pub fn with_led_on(mut self, value: impl Into<bool>) -> Self {
+        self.led_on = Some(value.into());
+        self
+    }
+    /// Sets `lldpAdInterval`.
+    pub fn with_lldp_ad_interval(mut self, value: impl Into<i64>) -> Self {
+        self.lldp_ad_interval = Some(value.into());
+        self
+    }
+    /// Sets `lldpEnable`.
+    pub fn with_lldp_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_enable = Some(value.into());
+        self
+    }
+    /// Sets `lldpHoldTime`.
+    pub fn with_lldp_hold_time(mut self, value: impl Into<i64>) -> Self {
+        self.lldp_hold_time = Some(value.into());
+        self
+    }
+    /// Sets `lldpMgmtEnable`.
+    pub fn with_lldp_mgmt_enable(mut self, value: impl Into<bool>) -> Self {
+        self.lldp_mgmt_enable = Some(value.into());
+        self
+    }
+    /// Sets `maxChannelization24G`.
+    pub fn with_max_channelization24_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization24_g = Some(value.into());
+        self
+    }
+    /// Sets `maxChannelization5G`.
+    pub fn with_max_channelization5_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization5_g = Some(value.into());
+        self
+    }
+    /// Sets `maxChannelization6G`.
+    pub fn with_max_channelization6_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_channelization6_g = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `pictureDownloadUrl`.
+    pub fn with_picture_download_url(mut self, value: impl Into<String>) -> Self {
+        self.picture_download_url = Some(value.into());
+        self
+    }
+    /// Sets `poeModeCapabilities`.
+    pub fn with_poe_mode_capabilities(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.poe_mode_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `primaryWanRecoveryTimer`.
+    pub fn with_primary_wan_recovery_timer(mut self, value: impl Into<i64>) -> Self {
+        self.primary_wan_recovery_timer = Some(value.into());
+        self
+    }
+    /// Sets `requireOneEnabledTrunkPort`.
+    pub fn with_require_one_enabled_trunk_port(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.require_one_enabled_trunk_port = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryApn`.
+    pub fn with_sim_card_primary_apn(mut self, value: impl Into<String>) -> Self {
+        self.sim_card_primary_apn = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryCellularNetworkSelection`.
+    pub fn with_sim_card_primary_cellular_network_selection(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.sim_card_primary_cellular_network_selection = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryEnabled`.
+    pub fn with_sim_card_primary_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_primary_enabled = Some(value.into());
+        self
+    }
+    /// Sets `simCardPrimaryRoaming`.
+    pub fn with_sim_card_primary_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_primary_roaming = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryApn`.
+    pub fn with_sim_card_secondary_apn(mut self, value: impl Into<String>) -> Self {
+        self.sim_card_secondary_apn = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryCellularNetworkSelection`.
+    pub fn with_sim_card_secondary_cellular_network_selection(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.sim_card_secondary_cellular_network_selection = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryEnabled`.
+    pub fn with_sim_card_secondary_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_secondary_enabled = Some(value.into());
+        self
+    }
+    /// Sets `simCardSecondaryRoaming`.
+    pub fn with_sim_card_secondary_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.sim_card_secondary_roaming = Some(value.into());
+        self
+    }
+    /// Sets `support11AX`.
+    pub fn with_support11_ax(mut self, value: impl Into<bool>) -> Self {
+        self.support11_ax = Some(value.into());
+        self
+    }
+    /// Sets `supportApStickyClientSteering`.
+    pub fn with_support_ap_sticky_client_steering(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.support_ap_sticky_client_steering = Some(value.into());
+        self
+    }
+    /// Sets `supportBandCombination`.
+    pub fn with_support_band_combination(mut self, value: impl Into<bool>) -> Self {
+        self.support_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `supportChannel144`.
+    pub fn with_support_channel144(mut self, value: impl Into<bool>) -> Self {
+        self.support_channel144 = Some(value.into());
+        self
+    }
+    /// Sets `supportDual5gMode`.
+    pub fn with_support_dual5g_mode(mut self, value: impl Into<bool>) -> Self {
+        self.support_dual5g_mode = Some(value.into());
+        self
+    }
+    /// Sets `supportMesh`.
+    pub fn with_support_mesh(mut self, value: impl Into<bool>) -> Self {
+        self.support_mesh = Some(value.into());
+        self
+    }
+    /// Sets `supportTriRadio`.
+    pub fn with_support_tri_radio(mut self, value: impl Into<bool>) -> Self {
+        self.support_tri_radio = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `wanConnection`.
+    pub fn with_wan_connection(mut self, value: impl Into<String>) -> Self {
+        self.wan_connection = Some(value.into());
+        self
+    }
+}
+/// Capabilities ap model band combination capabilities: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CapabilitiesApModelBandCombinationCapabilities {
+    /// `DUAL`
+    Dual,
+    /// `TRIPLE`
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CapabilitiesApModelBandCombinationCapabilities {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CapabilitiesApModelBandCombinationCapabilities {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CapabilitiesApModelBandCombinationCapabilities {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CapabilitiesApModelBandCombinationCapabilities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CapabilitiesApModelBandCombinationCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Capabilities ap model default band combination: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CapabilitiesApModelDefaultBandCombination {
+    /// `DUAL`
+    Dual,
+    /// `TRIPLE`
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CapabilitiesApModelDefaultBandCombination {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CapabilitiesApModelDefaultBandCombination {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CapabilitiesApModelDefaultBandCombination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CapabilitiesApModelDefaultBandCombination {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CapabilitiesApModelDefaultBandCombination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Cellular info, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CellularInfo {
+    /// `cellularActiveSim`
+    ///
+    /// Wire name `cellularActiveSim`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularActiveSim",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_active_sim: Option<String>,
+    /// `cellularConnectionStatus`
+    ///
+    /// Wire name `cellularConnectionStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularConnectionStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_connection_status: Option<String>,
+    /// `cellularWanInterface`
+    ///
+    /// Wire name `cellularWanInterface`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularWanInterface",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_wan_interface: Option<String>,
+    /// `cellularSignalStrength`
+    ///
+    /// Wire name `cellularSignalStrength`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularSignalStrength",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_signal_strength: Option<String>,
+    /// `cellularDefaultGateway`
+    ///
+    /// Wire name `cellularDefaultGateway`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularDefaultGateway",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_default_gateway: Option<String>,
+    /// `cellular3G4GChannel`
+    ///
+    /// Wire name `cellular3G4GChannel`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellular3G4GChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular3_g4g_channel: Option<i64>,
+    /// `cellularCountry`
+    ///
+    /// Wire name `cellularCountry`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularCountry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_country: Option<String>,
+    /// `cellularRoamingStatus`
+    ///
+    /// Wire name `cellularRoamingStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularRoamingStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_roaming_status: Option<String>,
+    /// `cellularRadioUptime`
+    ///
+    /// Wire name `cellularRadioUptime`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularRadioUptime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_radio_uptime: Option<i64>,
+    /// `cellularIMEI`
+    ///
+    /// Wire name `cellularIMEI`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularIMEI", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_imei: Option<String>,
+    /// `cellularLTEFirmware`
+    ///
+    /// Wire name `cellularLTEFirmware`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularLTEFirmware",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_lte_firmware: Option<String>,
+    /// `cellularIPaddress`
+    ///
+    /// Wire name `cellularIPaddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularIPaddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_i_paddress: Option<String>,
+    /// `cellularSubnetMask`
+    ///
+    /// Wire name `cellularSubnetMask`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularSubnetMask",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_subnet_mask: Option<String>,
+    /// `cellularOperator`
+    ///
+    /// Wire name `cellularOperator`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularOperator",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_operator: Option<String>,
+    /// `cellularBand`
+    ///
+    /// Wire name `cellularBand`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularBand", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_band: Option<String>,
+    /// `cellularUplinkBandwidth`
+    ///
+    /// Wire name `cellularUplinkBandwidth`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularUplinkBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_uplink_bandwidth: Option<String>,
+    /// `cellularDownlinkBandwidth`
+    ///
+    /// Wire name `cellularDownlinkBandwidth`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularDownlinkBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_downlink_bandwidth: Option<String>,
+    /// `cellularRSRP`
+    ///
+    /// Wire name `cellularRSRP`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularRSRP", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_rsrp: Option<i64>,
+    /// `cellularRSRQ`
+    ///
+    /// Wire name `cellularRSRQ`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularRSRQ", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_rsrq: Option<i64>,
+    /// `cellularSINR`
+    ///
+    /// Wire name `cellularSINR`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularSINR", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_sinr: Option<i64>,
+    /// `cellularECIO`
+    ///
+    /// Wire name `cellularECIO`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularECIO", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_ecio: Option<i64>,
+    /// `cellularRSCP`
+    ///
+    /// Wire name `cellularRSCP`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(rename = "cellularRSCP", default, skip_serializing_if = "Option::is_none")]
+    pub cellular_rscp: Option<i64>,
+    /// `cellularIsSIM0Present`
+    ///
+    /// Wire name `cellularIsSIM0Present`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularIsSIM0Present",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_is_sim0_present: Option<String>,
+    /// `cellularIMSISIM0`
+    ///
+    /// Wire name `cellularIMSISIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularIMSISIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_imsisim0: Option<String>,
+    /// `cellularICCIDSIM0`
+    ///
+    /// Wire name `cellularICCIDSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularICCIDSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_iccidsim0: Option<String>,
+    /// `cellularTxBytesSIM0`
+    ///
+    /// Wire name `cellularTxBytesSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularTxBytesSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_tx_bytes_sim0: Option<String>,
+    /// `cellularRxBytesSIM0`
+    ///
+    /// Wire name `cellularRxBytesSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularRxBytesSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_rx_bytes_sim0: Option<String>,
+    /// `cellularSwitchCountSIM0`
+    ///
+    /// Wire name `cellularSwitchCountSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularSwitchCountSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_switch_count_sim0: Option<String>,
+    /// `cellularNWLostCountSIM0`
+    ///
+    /// Wire name `cellularNWLostCountSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularNWLostCountSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_nw_lost_count_sim0: Option<String>,
+    /// `cellularCardRemovalCountSIM0`
+    ///
+    /// Wire name `cellularCardRemovalCountSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularCardRemovalCountSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_card_removal_count_sim0: Option<String>,
+    /// `cellularDHCPTimeoutCountSIM0`
+    ///
+    /// Wire name `cellularDHCPTimeoutCountSIM0`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularDHCPTimeoutCountSIM0",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_dhcp_timeout_count_sim0: Option<String>,
+    /// `cellularIsSIM1Present`
+    ///
+    /// Wire name `cellularIsSIM1Present`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularIsSIM1Present",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_is_sim1_present: Option<String>,
+    /// `cellularIMSISIM1`
+    ///
+    /// Wire name `cellularIMSISIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularIMSISIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_imsisim1: Option<String>,
+    /// `cellularICCIDSIM1`
+    ///
+    /// Wire name `cellularICCIDSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularICCIDSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_iccidsim1: Option<String>,
+    /// `cellularTxBytesSIM1`
+    ///
+    /// Wire name `cellularTxBytesSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularTxBytesSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_tx_bytes_sim1: Option<String>,
+    /// `cellularRxBytesSIM1`
+    ///
+    /// Wire name `cellularRxBytesSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularRxBytesSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_rx_bytes_sim1: Option<String>,
+    /// `cellularSwitchCountSIM1`
+    ///
+    /// Wire name `cellularSwitchCountSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularSwitchCountSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_switch_count_sim1: Option<String>,
+    /// `cellularNWLostCountSIM1`
+    ///
+    /// Wire name `cellularNWLostCountSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularNWLostCountSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_nw_lost_count_sim1: Option<String>,
+    /// `cellularCardRemovalCountSIM1`
+    ///
+    /// Wire name `cellularCardRemovalCountSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularCardRemovalCountSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_card_removal_count_sim1: Option<String>,
+    /// `cellularDHCPTimeoutCountSIM1`
+    ///
+    /// Wire name `cellularDHCPTimeoutCountSIM1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
+    #[serde(
+        rename = "cellularDHCPTimeoutCountSIM1",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cellular_dhcp_timeout_count_sim1: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CellularInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            cellular_active_sim: None,
+            cellular_connection_status: None,
+            cellular_wan_interface: None,
+            cellular_signal_strength: None,
+            cellular_default_gateway: None,
+            cellular3_g4g_channel: None,
+            cellular_country: None,
+            cellular_roaming_status: None,
+            cellular_radio_uptime: None,
+            cellular_imei: None,
+            cellular_lte_firmware: None,
+            cellular_i_paddress: None,
+            cellular_subnet_mask: None,
+            cellular_operator: None,
+            cellular_band: None,
+            cellular_uplink_bandwidth: None,
+            cellular_downlink_bandwidth: None,
+            cellular_rsrp: None,
+            cellular_rsrq: None,
+            cellular_sinr: None,
+            cellular_ecio: None,
+            cellular_rscp: None,
+            cellular_is_sim0_present: None,
+            cellular_imsisim0: None,
+            cellular_iccidsim0: None,
+            cellular_tx_bytes_sim0: None,
+            cellular_rx_bytes_sim0: None,
+            cellular_switch_count_sim0: None,
+            cellular_nw_lost_count_sim0: None,
+            cellular_card_removal_count_sim0: None,
+            cellular_dhcp_timeout_count_sim0: None,
+            cellular_is_sim1_present: None,
+            cellular_imsisim1: None,
+            cellular_iccidsim1: None,
+            cellular_tx_bytes_sim1: None,
+            cellular_rx_bytes_sim1: None,
+            cellular_switch_count_sim1: None,
+            cellular_nw_lost_count_sim1: None,
+            cellular_card_removal_count_sim1: None,
+            cellular_dhcp_timeout_count_sim1: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `cellularActiveSim`.
+    pub fn with_cellular_active_sim(mut self, value: impl Into<String>) -> Self {
+        self.cellular_active_sim = Some(value.into());
+        self
+    }
+    /// Sets `cellularConnectionStatus`.
+    pub fn with_cellular_connection_status(mut self, value: impl Into<String>) -> Self {
+        self.cellular_connection_status = Some(value.into());
+        self
+    }
+    /// Sets `cellularWanInterface`.
+    pub fn with_cellular_wan_interface(mut self, value: impl Into<String>) -> Self {
+        self.cellular_wan_interface = Some(value.into());
+        self
+    }
+    /// Sets `cellularSignalStrength`.
+    pub fn with_cellular_signal_strength(mut self, value: impl Into<String>) -> Self {
+        self.cellular_signal_strength = Some(value.into());
+        self
+    }
+    /// Sets `cellularDefaultGateway`.
+    pub fn with_cellular_default_gateway(mut self, value: impl Into<String>) -> Self {
+        self.cellular_default_gateway = Some(value.into());
+        self
+    }
+    /// Sets `cellular3G4GChannel`.
+    pub fn with_cellular3_g4g_channel(mut self, value: impl Into<i64>) -> Self {
+        self.cellular3_g4g_channel = Some(value.into());
+        self
+    }
+    /// Sets `cellularCountry`.
+    pub fn with_cellular_country(mut self, value: impl Into<String>) -> Self {
+        self.cellular_country = Some(value.into());
+        self
+    }
+    /// Sets `cellularRoamingStatus`.
+    pub fn with_cellular_roaming_status(mut self, value: impl Into<String>) -> Self {
+        self.cellular_roaming_status = Some(value.into());
+        self
+    }
+    /// Sets `cellularRadioUptime`.
+    pub fn with_cellular_radio_uptime(mut self, value: impl Into<i64>) -> Self {
+        self.cellular_radio_uptime = Some(value.into());
+        self
+    }
+    /// Sets `cellularIMEI`.
+    pub fn with_cellular_imei(mut self, value: impl Into<String>) -> Self {
+        self.cellular_imei = Some(value.into());
+        self
+    }
+    /// Sets `cellularLTEFirmware`.
+    pub fn with_cellular_lte_firmware(mut self, value: impl Into<String>) -> Self {
+        self.cellular_lte_firmware = Some(value.into());
+        self
+    }
+    /// Sets `cellularIPaddress`.
+    pub fn with_cellular_i_paddress(mut self, value: impl Into<String>) -> Self {
+        self.cellular_i_paddress = Some(value.into());
+        self
+    }
+    /// Sets `cellularSubnetMask`.
+    pub fn with_cellular_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.cellular_subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `cellularOperator`.
+    pub fn with_cellular_operator(mut self, value: impl Into<String>) -> Self {
+        self.cellular_operator = Some(value.into());
+        self
+    }
+    /// Sets `cellularBand`.
+    pub fn with_cellular_band(mut self, value: impl Into<String>) -> Self {
+        self.cellular_band = Some(value.into());
+        self
+    }
+    /// Sets `cellularUplinkBandwidth`.
+    pub fn with_cellular_uplink_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.cellular_uplink_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `cellularDownlinkBandwidth`.
+    pub fn with_cellular_downlink_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.cellular_downlink_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `cellularRSRP`.
+    pub fn with_cellular_rsrp(mut self, value: impl Into<i64>) -> Self {
+        self.cellular_rsrp = Some(value.into());
+        self
+    }
+    /// Sets `cellularRSRQ`.
+    pub fn with_cellular_rsrq(mut self, value: impl Into<i64>) -> Self {
+        self.cellular_rsrq = Some(value.into());
+        self
+    }
+    /// Sets `cellularSINR`.
+    pub fn with_cellular_sinr(mut self, value: impl Into<i64>) -> Self {
+        self.cellular_sinr = Some(value.into());
+        self
+    }
+    /// Sets `cellularECIO`.
+    pub fn with_cellular_ecio(mut self, value: impl Into<i64>) -> Self {
+        self.cellular_ecio = Some(value.into());
+        self
+    }
+    /// Sets `cellularRSCP`.
+    pub fn with_cellular_rscp(mut self, value: impl Into<i64>) -> Self {
+        self.cellular_rscp = Some(value.into());
+        self
+    }
+    /// Sets `cellularIsSIM0Present`.
+    pub fn with_cellular_is_sim0_present(mut self, value: impl Into<String>) -> Self {
+        self.cellular_is_sim0_present = Some(value.into());
+        self
+    }
+    /// Sets `cellularIMSISIM0`.
+    pub fn with_cellular_imsisim0(mut self, value: impl Into<String>) -> Self {
+        self.cellular_imsisim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularICCIDSIM0`.
+    pub fn with_cellular_iccidsim0(mut self, value: impl Into<String>) -> Self {
+        self.cellular_iccidsim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularTxBytesSIM0`.
+    pub fn with_cellular_tx_bytes_sim0(mut self, value: impl Into<String>) -> Self {
+        self.cellular_tx_bytes_sim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularRxBytesSIM0`.
+    pub fn with_cellular_rx_bytes_sim0(mut self, value: impl Into<String>) -> Self {
+        self.cellular_rx_bytes_sim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularSwitchCountSIM0`.
+    pub fn with_cellular_switch_count_sim0(mut self, value: impl Into<String>) -> Self {
+        self.cellular_switch_count_sim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularNWLostCountSIM0`.
+    pub fn with_cellular_nw_lost_count_sim0(mut self, value: impl Into<String>) -> Self {
+        self.cellular_nw_lost_count_sim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularCardRemovalCountSIM0`.
+    pub fn with_cellular_card_removal_count_sim0(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.cellular_card_removal_count_sim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularDHCPTimeoutCountSIM0`.
+    pub fn with_cellular_dhcp_timeout_count_sim0(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.cellular_dhcp_timeout_count_sim0 = Some(value.into());
+        self
+    }
+    /// Sets `cellularIsSIM1Present`.
+    pub fn with_cellular_is_sim1_present(mut self, value: impl Into<String>) -> Self {
+        self.cellular_is_sim1_present = Some(value.into());
+        self
+    }
+    /// Sets `cellularIMSISIM1`.
+    pub fn with_cellular_imsisim1(mut self, value: impl Into<String>) -> Self {
+        self.cellular_imsisim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularICCIDSIM1`.
+    pub fn with_cellular_iccidsim1(mut self, value: impl Into<String>) -> Self {
+        self.cellular_iccidsim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularTxBytesSIM1`.
+    pub fn with_cellular_tx_bytes_sim1(mut self, value: impl Into<String>) -> Self {
+        self.cellular_tx_bytes_sim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularRxBytesSIM1`.
+    pub fn with_cellular_rx_bytes_sim1(mut self, value: impl Into<String>) -> Self {
+        self.cellular_rx_bytes_sim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularSwitchCountSIM1`.
+    pub fn with_cellular_switch_count_sim1(mut self, value: impl Into<String>) -> Self {
+        self.cellular_switch_count_sim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularNWLostCountSIM1`.
+    pub fn with_cellular_nw_lost_count_sim1(mut self, value: impl Into<String>) -> Self {
+        self.cellular_nw_lost_count_sim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularCardRemovalCountSIM1`.
+    pub fn with_cellular_card_removal_count_sim1(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.cellular_card_removal_count_sim1 = Some(value.into());
+        self
+    }
+    /// Sets `cellularDHCPTimeoutCountSIM1`.
+    pub fn with_cellular_dhcp_timeout_count_sim1(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.cellular_dhcp_timeout_count_sim1 = Some(value.into());
+        self
+    }
+}
+/// Dhcp option82 settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpOption82Settings {
+    /// `macDelimiter`
+    ///
+    /// Wire name `macDelimiter`; `DhcpOption82SettingsMacDelimiter`; optional; default: COLON.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(rename = "macDelimiter", default, skip_serializing_if = "Option::is_none")]
+    pub mac_delimiter: Option<DhcpOption82SettingsMacDelimiter>,
+    /// `subOption150Enabled`
+    ///
+    /// Wire name `subOption150Enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option150_enabled: Option<bool>,
+    /// `subOption151Enabled`
+    ///
+    /// Wire name `subOption151Enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option151_enabled: Option<bool>,
+    /// `subOption151Format`
+    ///
+    /// Wire name `subOption151Format`; `DhcpOption82SettingsSubOption151Format`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option151_format: Option<DhcpOption82SettingsSubOption151Format>,
+    /// `subOption151Text`
+    ///
+    /// Wire name `subOption151Text`; `string`; optional; max_length: 26; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption151Text",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option151_text: Option<String>,
+    /// `subOption1Customization`
+    ///
+    /// Wire name `subOption1Customization`; `DhcpOption82SubOption1Customization`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption1Customization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option1_customization: Option<DhcpOption82SubOption1Customization>,
+    /// `subOption1Enabled`
+    ///
+    /// Wire name `subOption1Enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option1_enabled: Option<bool>,
+    /// `subOption1Format`
+    ///
+    /// Wire name `subOption1Format`; `DhcpOption82SettingsSubOption1Format`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option1_format: Option<DhcpOption82SettingsSubOption1Format>,
+    /// `subOption2Enabled`
+    ///
+    /// Wire name `subOption2Enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option2_enabled: Option<bool>,
+    /// `subOption2Format`
+    ///
+    /// Wire name `subOption2Format`; `DhcpOption82SettingsSubOption2Format`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
+    #[serde(
+        rename = "subOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sub_option2_format: Option<DhcpOption82SettingsSubOption2Format>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpOption82Settings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mac_delimiter: None,
+            sub_option150_enabled: None,
+            sub_option151_enabled: None,
+            sub_option151_format: None,
+            sub_option151_text: None,
+            sub_option1_customization: None,
+            sub_option1_enabled: None,
+            sub_option1_format: None,
+            sub_option2_enabled: None,
+            sub_option2_format: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `macDelimiter`.
+    pub fn with_mac_delimiter(
+        mut self,
+        value: impl Into<DhcpOption82SettingsMacDelimiter>,
+    ) -> Self {
+        self.mac_delimiter = Some(value.into());
+        self
+    }
+    /// Sets `subOption150Enabled`.
+    pub fn with_sub_option150_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `subOption151Enabled`.
+    pub fn with_sub_option151_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `subOption151Format`.
+    pub fn with_sub_option151_format(
+        mut self,
+        value: impl Into<DhcpOption82SettingsSubOption151Format>,
+    ) -> Self {
+        self.sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `subOption151Text`.
+    pub fn with_sub_option151_text(mut self, value: impl Into<String>) -> Self {
+        self.sub_option151_text = Some(value.into());
+        self
+    }
+    /// Sets `subOption1Customization`.
+    pub fn with_sub_option1_customization(
+        mut self,
+        value: impl Into<DhcpOption82SubOption1Customization>,
+    ) -> Self {
+        self.sub_option1_customization = Some(value.into());
+        self
+    }
+    /// Sets `subOption1Enabled`.
+    pub fn with_sub_option1_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `subOption1Format`.
+    pub fn with_sub_option1_format(
+        mut self,
+        value: impl Into<DhcpOption82SettingsSubOption1Format>,
+    ) -> Self {
+        self.sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `subOption2Enabled`.
+    pub fn with_sub_option2_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `subOption2Format`.
+    pub fn with_sub_option2_format(
+        mut self,
+        value: impl Into<DhcpOption82SettingsSubOption2Format>,
+    ) -> Self {
+        self.sub_option2_format = Some(value.into());
+        self
+    }
+}
+/// Dhcp option82 settings mac delimiter: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOption82SettingsMacDelimiter {
+    /// `NONE`
+    None,
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpOption82SettingsMacDelimiter {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpOption82SettingsMacDelimiter {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpOption82SettingsMacDelimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpOption82SettingsMacDelimiter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsMacDelimiter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp option82 settings sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOption82SettingsSubOption151Format {
+    /// `AREA_NAME`
+    AreaName,
+    /// `ESSID`
+    Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpOption82SettingsSubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::AreaName => "AREA_NAME",
+            Self::Essid => "ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpOption82SettingsSubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "AREA_NAME" => Self::AreaName,
+            "ESSID" => Self::Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpOption82SettingsSubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpOption82SettingsSubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp option82 settings sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOption82SettingsSubOption1Format {
+    /// `AP_INFO`
+    ApInfo,
+    /// `AP_MAC_ESSID_PRIVACYTYPE`
+    ApMacEssidPrivacytype,
+    /// `AP_MAC_HEX`
+    ApMacHex,
+    /// `AP_MAC_HEX_ESSID`
+    ApMacHexEssid,
+    /// `ESSID`
+    Essid,
+    /// `AP_MAC`
+    ApMac,
+    /// `AP_MAC_ESSID`
+    ApMacEssid,
+    /// `AP_NAME_ESSID`
+    ApNameEssid,
+    /// `CUSTOMIZED`
+    Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpOption82SettingsSubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ApInfo => "AP_INFO",
+            Self::ApMacEssidPrivacytype => "AP_MAC_ESSID_PRIVACYTYPE",
+            Self::ApMacHex => "AP_MAC_HEX",
+            Self::ApMacHexEssid => "AP_MAC_HEX_ESSID",
+            Self::Essid => "ESSID",
+            Self::ApMac => "AP_MAC",
+            Self::ApMacEssid => "AP_MAC_ESSID",
+            Self::ApNameEssid => "AP_NAME_ESSID",
+            Self::Customized => "CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpOption82SettingsSubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "AP_INFO" => Self::ApInfo,
+            "AP_MAC_ESSID_PRIVACYTYPE" => Self::ApMacEssidPrivacytype,
+            "AP_MAC_HEX" => Self::ApMacHex,
+            "AP_MAC_HEX_ESSID" => Self::ApMacHexEssid,
+            "ESSID" => Self::Essid,
+            "AP_MAC" => Self::ApMac,
+            "AP_MAC_ESSID" => Self::ApMacEssid,
+            "AP_NAME_ESSID" => Self::ApNameEssid,
+            "CUSTOMIZED" => Self::Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpOption82SettingsSubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpOption82SettingsSubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp option82 settings sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOption82SettingsSubOption2Format {
+    /// `CLIENT_MAC`
+    ClientMac,
+    /// `CLIENT_MAC_HEX`
+    ClientMacHex,
+    /// `CLIENT_MAC_HEX_ESSID`
+    ClientMacHexEssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `AP_MAC_HEX`
+    ApMacHex,
+    /// `AP_MAC_HEX_ESSID`
+    ApMacHexEssid,
+    /// `AP_MAC_ESSID`
+    ApMacEssid,
+    /// `AP_NAME`
+    ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpOption82SettingsSubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ClientMac => "CLIENT_MAC",
+            Self::ClientMacHex => "CLIENT_MAC_HEX",
+            Self::ClientMacHexEssid => "CLIENT_MAC_HEX_ESSID",
+            Self::ApMac => "AP_MAC",
+            Self::ApMacHex => "AP_MAC_HEX",
+            Self::ApMacHexEssid => "AP_MAC_HEX_ESSID",
+            Self::ApMacEssid => "AP_MAC_ESSID",
+            Self::ApName => "AP_NAME",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpOption82SettingsSubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "CLIENT_MAC" => Self::ClientMac,
+            "CLIENT_MAC_HEX" => Self::ClientMacHex,
+            "CLIENT_MAC_HEX_ESSID" => Self::ClientMacHexEssid,
+            "AP_MAC" => Self::ApMac,
+            "AP_MAC_HEX" => Self::ApMacHex,
+            "AP_MAC_HEX_ESSID" => Self::ApMacHexEssid,
+            "AP_MAC_ESSID" => Self::ApMacEssid,
+            "AP_NAME" => Self::ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpOption82SettingsSubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpOption82SettingsSubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp option82 sub option1 customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1Customization).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpOption82SubOption1Customization {
+    /// `attributes`
+    ///
+    /// Wire name `attributes`; `array<DhcpOption82SubOption1CustomizationAttribute>`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1Customization).
+    pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpOption82SubOption1Customization {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>) -> Self {
+        Self {
+            attributes,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Dhcp option82 sub option1 customization attribute, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpOption82SubOption1CustomizationAttribute {
+    /// `text`
+    ///
+    /// Wire name `text`; `string`; optional; max_length: 24; min_length: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `DhcpOption82SubOption1CustomizationAttributeType`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
+    #[serde(rename = "type", default)]
+    pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpOption82SubOption1CustomizationAttribute {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            text: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `text`.
+    pub fn with_text(mut self, value: impl Into<String>) -> Self {
+        self.text = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<DhcpOption82SubOption1CustomizationAttributeType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Dhcp option82 sub option1 customization attribute type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOption82SubOption1CustomizationAttributeType {
+    /// `INTERFACE`
+    Interface,
+    /// `INTERFACE_NO_PREFIX`
+    InterfaceNoPrefix,
+    /// `VLAN`
+    Vlan,
+    /// `ESSID`
+    Essid,
+    /// `AP_MODEL`
+    ApModel,
+    /// `AP_NAME`
+    ApName,
+    /// `AP_MAC`
+    ApMac,
+    /// `USER_DEFINED`
+    UserDefined,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpOption82SubOption1CustomizationAttributeType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Interface => "INTERFACE",
+            Self::InterfaceNoPrefix => "INTERFACE_NO_PREFIX",
+            Self::Vlan => "VLAN",
+            Self::Essid => "ESSID",
+            Self::ApModel => "AP_MODEL",
+            Self::ApName => "AP_NAME",
+            Self::ApMac => "AP_MAC",
+            Self::UserDefined => "USER_DEFINED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpOption82SubOption1CustomizationAttributeType {
+    fn from(s: &str) -> Self {
+        match s {
+            "INTERFACE" => Self::Interface,
+            "INTERFACE_NO_PREFIX" => Self::InterfaceNoPrefix,
+            "VLAN" => Self::Vlan,
+            "ESSID" => Self::Essid,
+            "AP_MODEL" => Self::ApModel,
+            "AP_NAME" => Self::ApName,
+            "AP_MAC" => Self::ApMac,
+            "USER_DEFINED" => Self::UserDefined,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpOption82SubOption1CustomizationAttributeType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpOption82SubOption1CustomizationAttributeType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttributeType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Diff data, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DiffData {
+    /// `path`
+    ///
+    /// Wire name `path`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `json`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DiffData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            path: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// Diff report, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DiffReport {
+    /// `diffName`
+    ///
+    /// Wire name `diffName`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
+    #[serde(rename = "diffName", default, skip_serializing_if = "Option::is_none")]
+    pub diff_name: Option<String>,
+    /// `diffData`
+    ///
+    /// Wire name `diffData`; `array<DiffData>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
+    #[serde(rename = "diffData", default, skip_serializing_if = "Option::is_none")]
+    pub diff_data: Option<Vec<DiffData>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DiffReport {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            diff_name: None,
+            diff_data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `diffName`.
+    pub fn with_diff_name(mut self, value: impl Into<String>) -> Self {
+        self.diff_name = Some(value.into());
+        self
+    }
+    /// Sets `diffData`.
+    pub fn with_diff_data(mut self, value: impl Into<Vec<DiffData>>) -> Self {
+        self.diff_data = Some(value.into());
+        self
+    }
+}
+/// Down link, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DownLink {
+    /// `isMeshEnable`
+    ///
+    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
+    pub is_mesh_enable: Option<bool>,
+    /// `deviceDto`
+    ///
+    /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "deviceDto", default, skip_serializing_if = "Option::is_none")]
+    pub device_dto: Option<ViewmodelDevice>,
+    /// `downLinkCount`
+    ///
+    /// Wire name `downLinkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
+    pub down_link_count: Option<i64>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `crtTime`
+    ///
+    /// Wire name `crtTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
+    pub crt_time: Option<String>,
+    /// `lastUpdTime`
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_upd_time: Option<String>,
+    /// `lastSeenTime`
+    ///
+    /// Wire name `lastSeenTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_seen_time: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `fwVersion`
+    ///
+    /// Wire name `fwVersion`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
+    pub fw_version: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `apGroupId`
+    ///
+    /// Wire name `apGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_id: Option<String>,
+    /// `apGroupName`
+    ///
+    /// Wire name `apGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_name: Option<String>,
+    /// `wlanGroup24GId`
+    ///
+    /// Wire name `wlanGroup24GId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group24_g_id: Option<String>,
+    /// `wlanGroup5GId`
+    ///
+    /// Wire name `wlanGroup5GId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group5_g_id: Option<String>,
+    /// `wlanGroups`
+    ///
+    /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_groups: Option<Vec<WlanGroup>>,
+    /// `configStatus`
+    ///
+    /// Wire name `configStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
+    pub config_status: Option<String>,
+    /// `connectionStatus`
+    ///
+    /// Wire name `connectionStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "connectionStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connection_status: Option<String>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `deviceStatusSeverity`
+    ///
+    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "deviceStatusSeverity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_status_severity: Option<String>,
+    /// `IP`
+    ///
+    /// Wire name `IP`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `extIp`
+    ///
+    /// Wire name `extIp`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
+    pub ext_ip: Option<String>,
+    /// `externalPort`
+    ///
+    /// Wire name `externalPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
+    pub external_port: Option<String>,
+    /// `apMac`
+    ///
+    /// Wire name `apMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
+    pub ap_mac: Option<String>,
+    /// `apStatusData`
+    ///
+    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
+    pub ap_status_data: Option<ApStatusData>,
+    /// `uplink`
+    ///
+    /// Wire name `uplink`; `array<UpLink>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink: Option<Vec<UpLink>>,
+    /// `downlink.downMac`
+    ///
+    /// Wire name `downlink.downMac`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "downlink.downMac",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_down_mac: Option<Vec<String>>,
+    /// `downlink.rssi`
+    ///
+    /// Wire name `downlink.rssi`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_rssi: Option<Vec<i64>>,
+    /// `downlink.type`
+    ///
+    /// Wire name `downlink.type`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_type: Option<Vec<i64>>,
+    /// `uplink.upMac`
+    ///
+    /// Wire name `uplink.upMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_up_mac: Option<String>,
+    /// `uplink.rssi`
+    ///
+    /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_rssi: Option<i64>,
+    /// `uplink.type`
+    ///
+    /// Wire name `uplink.type`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_type: Option<Vec<i64>>,
+    /// `meshRole`
+    ///
+    /// Wire name `meshRole`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
+    pub mesh_role: Option<String>,
+    /// `hops`
+    ///
+    /// Wire name `hops`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hops: Option<i64>,
+    /// `deviceGroupId`
+    ///
+    /// Wire name `deviceGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub device_group_id: Option<String>,
+    /// `floorplanId`
+    ///
+    /// Wire name `floorplanId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
+    pub floorplan_id: Option<String>,
+    /// `xPercent`
+    ///
+    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
+    pub x_percent: Option<f64>,
+    /// `yPercent`
+    ///
+    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
+    pub y_percent: Option<f64>,
+    /// `clients`
+    ///
+    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<i64>,
+    /// `downlinkCount`
+    ///
+    /// Wire name `downlinkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_count: Option<i64>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `deviceGroupName`
+    ///
+    /// Wire name `deviceGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "deviceGroupName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_group_name: Option<String>,
+    /// `deviceModelType`
+    ///
+    /// Wire name `deviceModelType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "deviceModelType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_model_type: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchSerialNumber`
+    ///
+    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "switchSerialNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_serial_number: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchPort`
+    ///
+    /// Wire name `switchPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
+    pub switch_port: Option<String>,
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<String>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<String>,
+    /// `poePort`
+    ///
+    /// Wire name `poePort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
+    pub poe_port: Option<String>,
+    /// `rogueCategory`
+    ///
+    /// Wire name `rogueCategory`; `map<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
+    pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
+    /// `deviceSessionCacheWeight`
+    ///
+    /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "deviceSessionCacheWeight",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_session_cache_weight: Option<i64>,
+    /// `healthStatus`
+    ///
+    /// Wire name `healthStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
+    pub health_status: Option<String>,
+    /// `downlinkChannel`
+    ///
+    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "downlinkChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_channel: Option<String>,
+    /// `uplinkChannel`
+    ///
+    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_channel: Option<String>,
+    /// `geolocationSource`
+    ///
+    /// Wire name `geolocationSource`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "geolocationSource",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub geolocation_source: Option<String>,
+    /// `apRadioDeploy`
+    ///
+    /// Wire name `apRadioDeploy`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
+    pub ap_radio_deploy: Option<String>,
+    /// `reboot`
+    ///
+    /// Wire name `reboot`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reboot: Option<bool>,
+    /// `apNeighborMacs`
+    ///
+    /// Wire name `apNeighborMacs`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
+    pub ap_neighbor_macs: Option<Vec<String>>,
+    /// `apNeighborRssis`
+    ///
+    /// Wire name `apNeighborRssis`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(
+        rename = "apNeighborRssis",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_neighbor_rssis: Option<Vec<i64>>,
+    /// `neighbors`
+    ///
+    /// Wire name `neighbors`; `array<Neighbor>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbors: Option<Vec<Neighbor>>,
+    /// `txFrames`
+    ///
+    /// Wire name `txFrames`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "txFrames", default, skip_serializing_if = "Option::is_none")]
+    pub tx_frames: Option<String>,
+    /// `rssi`
+    ///
+    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rssi: Option<i64>,
+    /// `rxBytes`
+    ///
+    /// Wire name `rxBytes`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
+    pub rx_bytes: Option<String>,
+    /// `txBytes`
+    ///
+    /// Wire name `txBytes`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
+    pub tx_bytes: Option<String>,
+    /// `rxFrames`
+    ///
+    /// Wire name `rxFrames`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "rxFrames", default, skip_serializing_if = "Option::is_none")]
+    pub rx_frames: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<i64>,
+    /// `downMac`
+    ///
+    /// Wire name `downMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
+    #[serde(rename = "downMac", default, skip_serializing_if = "Option::is_none")]
+    pub down_mac: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DownLink {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_mesh_enable: None,
+            device_dto: None,
+            down_link_count: None,
+            serial_number: None,
+            tenant_id: None,
+            crt_time: None,
+            last_upd_time: None,
+            last_seen_time: None,
+            name: None,
+            description: None,
+            model: None,
+            fw_version: None,
+            venue_id: None,
+            venue_name: None,
+            ap_group_id: None,
+            ap_group_name: None,
+            wlan_group24_g_id: None,
+            wlan_group5_g_id: None,
+            wlan_groups: None,
+            config_status: None,
+            connection_status: None,
+            device_status: None,
+            device_status_severity: None,
+            ip: None,
+            ext_ip: None,
+            external_port: None,
+            ap_mac: None,
+            ap_status_data: None,
+            uplink: None,
+            downlink_down_mac: None,
+            downlink_rssi: None,
+            downlink_type: None,
+            uplink_up_mac: None,
+            uplink_rssi: None,
+            uplink_type: None,
+            mesh_role: None,
+            hops: None,
+            device_group_id: None,
+            floorplan_id: None,
+            x_percent: None,
+            y_percent: None,
+            clients: None,
+            downlink_count: None,
+            tags: None,
+            device_group_name: None,
+            device_model_type: None,
+            switch_name: None,
+            switch_serial_number: None,
+            switch_id: None,
+            switch_port: None,
+            latitude: None,
+            longitude: None,
+            poe_port: None,
+            rogue_category: None,
+            device_session_cache_weight: None,
+            health_status: None,
+            downlink_channel: None,
+            uplink_channel: None,
+            geolocation_source: None,
+            ap_radio_deploy: None,
+            reboot: None,
+            ap_neighbor_macs: None,
+            ap_neighbor_rssis: None,
+            neighbors: None,
+            tx_frames: None,
+            rssi: None,
+            rx_bytes: None,
+            tx_bytes: None,
+            rx_frames: None,
+            type_: None,
+            down_mac: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `deviceDto`.
+    pub fn with_device_dto(mut self, value: impl Into<ViewmodelDevice>) -> Self {
+        self.device_dto = Some(value.into());
+        self
+    }
+    /// Sets `downLinkCount`.
+    pub fn with_down_link_count(mut self, value: impl Into<i64>) -> Self {
+        self.down_link_count = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `fwVersion`.
+    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
+        self.fw_version = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupName`.
+    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_name = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup24GId`.
+    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup5GId`.
+    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroups`.
+    pub fn with_wlan_groups(mut self, value: impl Into<Vec<WlanGroup>>) -> Self {
+        self.wlan_groups = Some(value.into());
+        self
+    }
+    /// Sets `configStatus`.
+    pub fn with_config_status(mut self, value: impl Into<String>) -> Self {
+        self.config_status = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(mut self, value: impl Into<String>) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatusSeverity`.
+    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.device_status_severity = Some(value.into());
+        self
+    }
+    /// Sets `IP`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `externalPort`.
+    pub fn with_external_port(mut self, value: impl Into<String>) -> Self {
+        self.external_port = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apStatusData`.
+    pub fn with_ap_status_data(mut self, value: impl Into<ApStatusData>) -> Self {
+        self.ap_status_data = Some(value.into());
+        self
+    }
+    /// Sets `uplink`.
+    pub fn with_uplink(mut self, value: impl Into<Vec<UpLink>>) -> Self {
+        self.uplink = Some(value.into());
+        self
+    }
+    /// Sets `downlink.downMac`.
+    pub fn with_downlink_down_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.downlink_down_mac = Some(value.into());
+        self
+    }
+    /// Sets `downlink.rssi`.
+    pub fn with_downlink_rssi(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `downlink.type`.
+    pub fn with_downlink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_type = Some(value.into());
+        self
+    }
+    /// Sets `uplink.upMac`.
+    pub fn with_uplink_up_mac(mut self, value: impl Into<String>) -> Self {
+        self.uplink_up_mac = Some(value.into());
+        self
+    }
+    /// Sets `uplink.rssi`.
+    pub fn with_uplink_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.uplink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `uplink.type`.
+    pub fn with_uplink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.uplink_type = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `hops`.
+    pub fn with_hops(mut self, value: impl Into<i64>) -> Self {
+        self.hops = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupId`.
+    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
+        self.device_group_id = Some(value.into());
+        self
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `downlinkCount`.
+    pub fn with_downlink_count(mut self, value: impl Into<i64>) -> Self {
+        self.downlink_count = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupName`.
+    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
+        self.device_group_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceModelType`.
+    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
+        self.device_model_type = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchPort`.
+    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
+        self.switch_port = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `poePort`.
+    pub fn with_poe_port(mut self, value: impl Into<String>) -> Self {
+        self.poe_port = Some(value.into());
+        self
+    }
+    /// Sets `rogueCategory`.
+    pub fn with_rogue_category(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, i64>>,
+    ) -> Self {
+        self.rogue_category = Some(value.into());
+        self
+    }
+    /// Sets `deviceSessionCacheWeight`.
+    pub fn with_device_session_cache_weight(mut self, value: impl Into<i64>) -> Self {
+        self.device_session_cache_weight = Some(value.into());
+        self
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(mut self, value: impl Into<String>) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `downlinkChannel`.
+    pub fn with_downlink_channel(mut self, value: impl Into<String>) -> Self {
+        self.downlink_channel = Some(value.into());
+        self
+    }
+    /// Sets `uplinkChannel`.
+    pub fn with_uplink_channel(mut self, value: impl Into<String>) -> Self {
+        self.uplink_channel = Some(value.into());
+        self
+    }
+    /// Sets `geolocationSource`.
+    pub fn with_geolocation_source(mut self, value: impl Into<String>) -> Self {
+        self.geolocation_source = Some(value.into());
+        self
+    }
+    /// Sets `apRadioDeploy`.
+    pub fn with_ap_radio_deploy(mut self, value: impl Into<String>) -> Self {
+        self.ap_radio_deploy = Some(value.into());
+        self
+    }
+    /// Sets `reboot`.
+    pub fn with_reboot(mut self, value: impl Into<bool>) -> Self {
+        self.reboot = Some(value.into());
+        self
+    }
+    /// Sets `apNeighborMacs`.
+    pub fn with_ap_neighbor_macs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_neighbor_macs = Some(value.into());
+        self
+    }
+    /// Sets `apNeighborRssis`.
+    pub fn with_ap_neighbor_rssis(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.ap_neighbor_rssis = Some(value.into());
+        self
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(mut self, value: impl Into<Vec<Neighbor>>) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `txFrames`.
+    pub fn with_tx_frames(mut self, value: impl Into<String>) -> Self {
+        self.tx_frames = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `rxBytes`.
+    pub fn with_rx_bytes(mut self, value: impl Into<String>) -> Self {
+        self.rx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `txBytes`.
+    pub fn with_tx_bytes(mut self, value: impl Into<String>) -> Self {
+        self.tx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `rxFrames`.
+    pub fn with_rx_frames(mut self, value: impl Into<String>) -> Self {
+        self.rx_frames = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<i64>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `downMac`.
+    pub fn with_down_mac(mut self, value: impl Into<String>) -> Self {
+        self.down_mac = Some(value.into());
+        self
+    }
+}
+/// Edge, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Edge {
+    /// `from`
+    ///
+    /// Wire name `from`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// `to`
+    ///
+    /// Wire name `to`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// `fromMac`
+    ///
+    /// Wire name `fromMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "fromMac", default, skip_serializing_if = "Option::is_none")]
+    pub from_mac: Option<String>,
+    /// `toMac`
+    ///
+    /// Wire name `toMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "toMac", default, skip_serializing_if = "Option::is_none")]
+    pub to_mac: Option<String>,
+    /// `fromName`
+    ///
+    /// Wire name `fromName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "fromName", default, skip_serializing_if = "Option::is_none")]
+    pub from_name: Option<String>,
+    /// `toName`
+    ///
+    /// Wire name `toName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "toName", default, skip_serializing_if = "Option::is_none")]
+    pub to_name: Option<String>,
+    /// `poeEnabled`
+    ///
+    /// Wire name `poeEnabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub poe_enabled: Option<bool>,
+    /// `linkSpeed`
+    ///
+    /// Wire name `linkSpeed`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "linkSpeed", default, skip_serializing_if = "Option::is_none")]
+    pub link_speed: Option<String>,
+    /// `poeUsed`
+    ///
+    /// Wire name `poeUsed`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
+    pub poe_used: Option<i64>,
+    /// `poeTotal`
+    ///
+    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
+    pub poe_total: Option<i64>,
+    /// `connectedPort`
+    ///
+    /// Wire name `connectedPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "connectedPort", default, skip_serializing_if = "Option::is_none")]
+    pub connected_port: Option<String>,
+    /// `correspondingPort`
+    ///
+    /// Wire name `correspondingPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(
+        rename = "correspondingPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub corresponding_port: Option<String>,
+    /// `connectionType`
+    ///
+    /// Wire name `connectionType`; `EdgeConnectionType`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "connectionType", default, skip_serializing_if = "Option::is_none")]
+    pub connection_type: Option<EdgeConnectionType>,
+    /// `connectionStatus`
+    ///
+    /// Wire name `connectionStatus`; `EdgeConnectionStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(
+        rename = "connectionStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connection_status: Option<EdgeConnectionStatus>,
+    /// `fromRole`
+    ///
+    /// Wire name `fromRole`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "fromRole", default, skip_serializing_if = "Option::is_none")]
+    pub from_role: Option<String>,
+    /// `toRole`
+    ///
+    /// Wire name `toRole`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "toRole", default, skip_serializing_if = "Option::is_none")]
+    pub to_role: Option<String>,
+    /// `fromSNR`
+    ///
+    /// Wire name `fromSNR`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "fromSNR", default, skip_serializing_if = "Option::is_none")]
+    pub from_snr: Option<i64>,
+    /// `toSNR`
+    ///
+    /// Wire name `toSNR`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "toSNR", default, skip_serializing_if = "Option::is_none")]
+    pub to_snr: Option<i64>,
+    /// `band`
+    ///
+    /// Wire name `band`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// `channel`
+    ///
+    /// Wire name `channel`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<i64>,
+    /// `fromSerial`
+    ///
+    /// Wire name `fromSerial`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "fromSerial", default, skip_serializing_if = "Option::is_none")]
+    pub from_serial: Option<String>,
+    /// `toSerial`
+    ///
+    /// Wire name `toSerial`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "toSerial", default, skip_serializing_if = "Option::is_none")]
+    pub to_serial: Option<String>,
+    /// `connectedPortUntaggedVlan`
+    ///
+    /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(
+        rename = "connectedPortUntaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connected_port_untagged_vlan: Option<String>,
+    /// `correspondingPortUntaggedVlan`
+    ///
+    /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(
+        rename = "correspondingPortUntaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub corresponding_port_untagged_vlan: Option<String>,
+    /// `connectedPortTaggedVlan`
+    ///
+    /// Wire name `connectedPortTaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(
+        rename = "connectedPortTaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connected_port_tagged_vlan: Option<String>,
+    /// `correspondingPortTaggedVlan`
+    ///
+    /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(
+        rename = "correspondingPortTaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub corresponding_port_tagged_vlan: Option<String>,
+    /// `extraEdges`
+    ///
+    /// Wire name `extraEdges`; `array<ExtraEdge>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
+    #[serde(rename = "extraEdges", default, skip_serializing_if = "Option::is_none")]
+    pub extra_edges: Option<Vec<ExtraEdge>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Edge {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            from: None,
+            to: None,
+            from_mac: None,
+            to_mac: None,
+            from_name: None,
+            to_name: None,
+            poe_enabled: None,
+            link_speed: None,
+            poe_used: None,
+            poe_total: None,
+            connected_port: None,
+            corresponding_port: None,
+            connection_type: None,
+            connection_status: None,
+            from_role: None,
+            to_role: None,
+            from_snr: None,
+            to_snr: None,
+            band: None,
+            channel: None,
+            from_serial: None,
+            to_serial: None,
+            connected_port_untagged_vlan: None,
+            corresponding_port_untagged_vlan: None,
+            connected_port_tagged_vlan: None,
+            corresponding_port_tagged_vlan: None,
+            extra_edges: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `from`.
+    pub fn with_from(mut self, value: impl Into<String>) -> Self {
+        self.from = Some(value.into());
+        self
+    }
+    /// Sets `to`.
+    pub fn with_to(mut self, value: impl Into<String>) -> Self {
+        self.to = Some(value.into());
+        self
+    }
+    /// Sets `fromMac`.
+    pub fn with_from_mac(mut self, value: impl Into<String>) -> Self {
+        self.from_mac = Some(value.into());
+        self
+    }
+    /// Sets `toMac`.
+    pub fn with_to_mac(mut self, value: impl Into<String>) -> Self {
+        self.to_mac = Some(value.into());
+        self
+    }
+    /// Sets `fromName`.
+    pub fn with_from_name(mut self, value: impl Into<String>) -> Self {
+        self.from_name = Some(value.into());
+        self
+    }
+    /// Sets `toName`.
+    pub fn with_to_name(mut self, value: impl Into<String>) -> Self {
+        self.to_name = Some(value.into());
+        self
+    }
+    /// Sets `poeEnabled`.
+    pub fn with_poe_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.poe_enabled = Some(value.into());
+        self
+    }
+    /// Sets `linkSpeed`.
+    pub fn with_link_speed(mut self, value: impl Into<String>) -> Self {
+        self.link_speed = Some(value.into());
+        self
+    }
+    /// Sets `poeUsed`.
+    pub fn with_poe_used(mut self, value: impl Into<i64>) -> Self {
+        self.poe_used = Some(value.into());
+        self
+    }
+    /// Sets `poeTotal`.
+    pub fn with_poe_total(mut self, value: impl Into<i64>) -> Self {
+        self.poe_total = Some(value.into());
+        self
+    }
+    /// Sets `connectedPort`.
+    pub fn with_connected_port(mut self, value: impl Into<String>) -> Self {
+        self.connected_port = Some(value.into());
+        self
+    }
+    /// Sets `correspondingPort`.
+    pub fn with_corresponding_port(mut self, value: impl Into<String>) -> Self {
+        self.corresponding_port = Some(value.into());
+        self
+    }
+    /// Sets `connectionType`.
+    pub fn with_connection_type(mut self, value: impl Into<EdgeConnectionType>) -> Self {
+        self.connection_type = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(
+        mut self,
+        value: impl Into<EdgeConnectionStatus>,
+    ) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `fromRole`.
+    pub fn with_from_role(mut self, value: impl Into<String>) -> Self {
+        self.from_role = Some(value.into());
+        self
+    }
+    /// Sets `toRole`.
+    pub fn with_to_role(mut self, value: impl Into<String>) -> Self {
+        self.to_role = Some(value.into());
+        self
+    }
+    /// Sets `fromSNR`.
+    pub fn with_from_snr(mut self, value: impl Into<i64>) -> Self {
+        self.from_snr = Some(value.into());
+        self
+    }
+    /// Sets `toSNR`.
+    pub fn with_to_snr(mut self, value: impl Into<i64>) -> Self {
+        self.to_snr = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `channel`.
+    pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    /// Sets `fromSerial`.
+    pub fn with_from_serial(mut self, value: impl Into<String>) -> Self {
+        self.from_serial = Some(value.into());
+        self
+    }
+    /// Sets `toSerial`.
+    pub fn with_to_serial(mut self, value: impl Into<String>) -> Self {
+        self.to_serial = Some(value.into());
+        self
+    }
+    /// Sets `connectedPortUntaggedVlan`.
+    pub fn with_connected_port_untagged_vlan(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.connected_port_untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `correspondingPortUntaggedVlan`.
+    pub fn with_corresponding_port_untagged_vlan(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.corresponding_port_untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `connectedPortTaggedVlan`.
+    pub fn with_connected_port_tagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.connected_port_tagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `correspondingPortTaggedVlan`.
+    pub fn with_corresponding_port_tagged_vlan(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.corresponding_port_tagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `extraEdges`.
+    pub fn with_extra_edges(mut self, value: impl Into<Vec<ExtraEdge>>) -> Self {
+        self.extra_edges = Some(value.into());
+        self
+    }
+}
+/// Edge connection status: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EdgeConnectionStatus {
+    /// `Good`
+    Good,
+    /// `Degraded`
+    Degraded,
+    /// `Unknown`
+    Unknown2,
+    /// `Disconnected`
+    Disconnected,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EdgeConnectionStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Good => "Good",
+            Self::Degraded => "Degraded",
+            Self::Unknown2 => "Unknown",
+            Self::Disconnected => "Disconnected",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EdgeConnectionStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "Good" => Self::Good,
+            "Degraded" => Self::Degraded,
+            "Unknown" => Self::Unknown2,
+            "Disconnected" => Self::Disconnected,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EdgeConnectionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EdgeConnectionStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeConnectionStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Edge connection type: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EdgeConnectionType {
+    /// `Wired`
+    Wired,
+    /// `Mesh`
+    Mesh,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EdgeConnectionType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wired => "Wired",
+            Self::Mesh => "Mesh",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EdgeConnectionType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Wired" => Self::Wired,
+            "Mesh" => Self::Mesh,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EdgeConnectionType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EdgeConnectionType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeConnectionType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Enforce request, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml EnforceRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EnforceRequest {
+    /// `isEnforced`
+    ///
+    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml EnforceRequest).
+    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
+    pub is_enforced: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EnforceRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_enforced: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+}
+/// Extra edge, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ExtraEdge {
+    /// `poeEnabled`
+    ///
+    /// Wire name `poeEnabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub poe_enabled: Option<bool>,
+    /// `linkSpeed`
+    ///
+    /// Wire name `linkSpeed`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(rename = "linkSpeed", default, skip_serializing_if = "Option::is_none")]
+    pub link_speed: Option<String>,
+    /// `poeUsed`
+    ///
+    /// Wire name `poeUsed`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
+    pub poe_used: Option<i64>,
+    /// `poeTotal`
+    ///
+    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
+    pub poe_total: Option<i64>,
+    /// `connectedPort`
+    ///
+    /// Wire name `connectedPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(rename = "connectedPort", default, skip_serializing_if = "Option::is_none")]
+    pub connected_port: Option<String>,
+    /// `correspondingPort`
+    ///
+    /// Wire name `correspondingPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(
+        rename = "correspondingPort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub corresponding_port: Option<String>,
+    /// `connectionType`
+    ///
+    /// Wire name `connectionType`; `ExtraEdgeConnectionType`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(rename = "connectionType", default, skip_serializing_if = "Option::is_none")]
+    pub connection_type: Option<ExtraEdgeConnectionType>,
+    /// `connectionStatus`
+    ///
+    /// Wire name `connectionStatus`; `ExtraEdgeConnectionStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(
+        rename = "connectionStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connection_status: Option<ExtraEdgeConnectionStatus>,
+    /// `connectedPortUntaggedVlan`
+    ///
+    /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(
+        rename = "connectedPortUntaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connected_port_untagged_vlan: Option<String>,
+    /// `correspondingPortUntaggedVlan`
+    ///
+    /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(
+        rename = "correspondingPortUntaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub corresponding_port_untagged_vlan: Option<String>,
+    /// `connectedPortTaggedVlan`
+    ///
+    /// Wire name `connectedPortTaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(
+        rename = "connectedPortTaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connected_port_tagged_vlan: Option<String>,
+    /// `correspondingPortTaggedVlan`
+    ///
+    /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
+    #[serde(
+        rename = "correspondingPortTaggedVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub corresponding_port_tagged_vlan: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ExtraEdge {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            poe_enabled: None,
+            link_speed: None,
+            poe_used: None,
+            poe_total: None,
+            connected_port: None,
+            corresponding_port: None,
+            connection_type: None,
+            connection_status: None,
+            connected_port_untagged_vlan: None,
+            corresponding_port_untagged_vlan: None,
+            connected_port_tagged_vlan: None,
+            corresponding_port_tagged_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `poeEnabled`.
+    pub fn with_poe_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.poe_enabled = Some(value.into());
+        self
+    }
+    /// Sets `linkSpeed`.
+    pub fn with_link_speed(mut self, value: impl Into<String>) -> Self {
+        self.link_speed = Some(value.into());
+        self
+    }
+    /// Sets `poeUsed`.
+    pub fn with_poe_used(mut self, value: impl Into<i64>) -> Self {
+        self.poe_used = Some(value.into());
+        self
+    }
+    /// Sets `poeTotal`.
+    pub fn with_poe_total(mut self, value: impl Into<i64>) -> Self {
+        self.poe_total = Some(value.into());
+        self
+    }
+    /// Sets `connectedPort`.
+    pub fn with_connected_port(mut self, value: impl Into<String>) -> Self {
+        self.connected_port = Some(value.into());
+        self
+    }
+    /// Sets `correspondingPort`.
+    pub fn with_corresponding_port(mut self, value: impl Into<String>) -> Self {
+        self.corresponding_port = Some(value.into());
+        self
+    }
+    /// Sets `connectionType`.
+    pub fn with_connection_type(
+        mut self,
+        value: impl Into<ExtraEdgeConnectionType>,
+    ) -> Self {
+        self.connection_type = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(
+        mut self,
+        value: impl Into<ExtraEdgeConnectionStatus>,
+    ) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `connectedPortUntaggedVlan`.
+    pub fn with_connected_port_untagged_vlan(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.connected_port_untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `correspondingPortUntaggedVlan`.
+    pub fn with_corresponding_port_untagged_vlan(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.corresponding_port_untagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `connectedPortTaggedVlan`.
+    pub fn with_connected_port_tagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.connected_port_tagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `correspondingPortTaggedVlan`.
+    pub fn with_corresponding_port_tagged_vlan(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.corresponding_port_tagged_vlan = Some(value.into());
+        self
+    }
+}
+/// Extra edge connection status: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ExtraEdgeConnectionStatus {
+    /// `Good`
+    Good,
+    /// `Degraded`
+    Degraded,
+    /// `Unknown`
+    Unknown2,
+    /// `Disconnected`
+    Disconnected,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ExtraEdgeConnectionStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Good => "Good",
+            Self::Degraded => "Degraded",
+            Self::Unknown2 => "Unknown",
+            Self::Disconnected => "Disconnected",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ExtraEdgeConnectionStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "Good" => Self::Good,
+            "Degraded" => Self::Degraded,
+            "Unknown" => Self::Unknown2,
+            "Disconnected" => Self::Disconnected,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ExtraEdgeConnectionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ExtraEdgeConnectionStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExtraEdgeConnectionStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Extra edge connection type: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ExtraEdgeConnectionType {
+    /// `Wired`
+    Wired,
+    /// `Mesh`
+    Mesh,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ExtraEdgeConnectionType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wired => "Wired",
+            Self::Mesh => "Mesh",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ExtraEdgeConnectionType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Wired" => Self::Wired,
+            "Mesh" => Self::Mesh,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ExtraEdgeConnectionType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ExtraEdgeConnectionType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExtraEdgeConnectionType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Geo location, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GeoLocation {
+    /// `verticalUncertainty`
+    ///
+    /// Wire name `verticalUncertainty`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+    #[serde(
+        rename = "verticalUncertainty",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vertical_uncertainty: Option<f64>,
+    /// `lateralUncertainty`
+    ///
+    /// Wire name `lateralUncertainty`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+    #[serde(
+        rename = "lateralUncertainty",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lateral_uncertainty: Option<f64>,
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<f64>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<f64>,
+    /// `height`
+    ///
+    /// Wire name `height`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// `source`
+    ///
+    /// Wire name `source`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GeoLocation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            vertical_uncertainty: None,
+            lateral_uncertainty: None,
+            latitude: None,
+            longitude: None,
+            height: None,
+            source: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `verticalUncertainty`.
+    pub fn with_vertical_uncertainty(mut self, value: impl Into<f64>) -> Self {
+        self.vertical_uncertainty = Some(value.into());
+        self
+    }
+    /// Sets `lateralUncertainty`.
+    pub fn with_lateral_uncertainty(mut self, value: impl Into<f64>) -> Self {
+        self.lateral_uncertainty = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<f64>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<f64>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `height`.
+    pub fn with_height(mut self, value: impl Into<f64>) -> Self {
+        self.height = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+}
+/// Lan port client isolation settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LanPortClientIsolationSettings {
+    /// `autoVrrp`
+    ///
+    /// Wire name `autoVrrp`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
+    #[serde(rename = "autoVrrp", default, skip_serializing_if = "Option::is_none")]
+    pub auto_vrrp: Option<bool>,
+    /// `packetsType`
+    ///
+    /// Wire name `packetsType`; `LanPortClientIsolationSettingsPacketsType`; optional; default: UNICAST.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
+    #[serde(rename = "packetsType", default, skip_serializing_if = "Option::is_none")]
+    pub packets_type: Option<LanPortClientIsolationSettingsPacketsType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LanPortClientIsolationSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            auto_vrrp: None,
+            packets_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `autoVrrp`.
+    pub fn with_auto_vrrp(mut self, value: impl Into<bool>) -> Self {
+        self.auto_vrrp = Some(value.into());
+        self
+    }
+    /// Sets `packetsType`.
+    pub fn with_packets_type(
+        mut self,
+        value: impl Into<LanPortClientIsolationSettingsPacketsType>,
+    ) -> Self {
+        self.packets_type = Some(value.into());
+        self
+    }
+}
+/// Lan port client isolation settings packets type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LanPortClientIsolationSettingsPacketsType {
+    /// `UNICAST`
+    Unicast,
+    /// `MULTICAST`
+    Multicast,
+    /// `UNICAST_MULTICAST`
+    UnicastMulticast,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LanPortClientIsolationSettingsPacketsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unicast => "UNICAST",
+            Self::Multicast => "MULTICAST",
+            Self::UnicastMulticast => "UNICAST_MULTICAST",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LanPortClientIsolationSettingsPacketsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNICAST" => Self::Unicast,
+            "MULTICAST" => Self::Multicast,
+            "UNICAST_MULTICAST" => Self::UnicastMulticast,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LanPortClientIsolationSettingsPacketsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LanPortClientIsolationSettingsPacketsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettingsPacketsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Lan port status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LanPortStatus {
+    /// `port`
+    ///
+    /// Wire name `port`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<String>,
+    /// `phyLink`
+    ///
+    /// Wire name `phyLink`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
+    #[serde(rename = "phyLink", default, skip_serializing_if = "Option::is_none")]
+    pub phy_link: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LanPortStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            port: None,
+            phy_link: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<String>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `phyLink`.
+    pub fn with_phy_link(mut self, value: impl Into<String>) -> Self {
+        self.phy_link = Some(value.into());
+        self
+    }
+}
+/// Lte band lock channel, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LteBandLockChannel {
+    /// `band3G`
+    ///
+    /// Wire name `band3G`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
+    #[serde(rename = "band3G", default, skip_serializing_if = "Option::is_none")]
+    pub band3_g: Option<Vec<String>>,
+    /// `band4G`
+    ///
+    /// Wire name `band4G`; `array<string>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
+    #[serde(rename = "band4G", default, skip_serializing_if = "Option::is_none")]
+    pub band4_g: Option<Vec<String>>,
+    /// `region`
+    ///
+    /// Wire name `region`; `LteBandLockChannelRegion`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
+    #[serde(default)]
+    pub region: Option<LteBandLockChannelRegion>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LteBandLockChannel {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            band3_g: None,
+            band4_g: None,
+            region: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `band3G`.
+    pub fn with_band3_g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band3_g = Some(value.into());
+        self
+    }
+    /// Sets `band4G`.
+    pub fn with_band4_g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band4_g = Some(value.into());
+        self
+    }
+    /// Sets `region`.
+    pub fn with_region(mut self, value: impl Into<LteBandLockChannelRegion>) -> Self {
+        self.region = Some(value.into());
+        self
+    }
+}
+/// Lte band lock channel region: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LteBandLockChannelRegion {
+    /// `DOMAIN_1`
+    Domain1,
+    /// `DOMAIN_2`
+    Domain2,
+    /// `USA_CANADA`
+    UsaCanada,
+    /// `JAPAN`
+    Japan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LteBandLockChannelRegion {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Domain1 => "DOMAIN_1",
+            Self::Domain2 => "DOMAIN_2",
+            Self::UsaCanada => "USA_CANADA",
+            Self::Japan => "JAPAN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LteBandLockChannelRegion {
+    fn from(s: &str) -> Self {
+        match s {
+            "DOMAIN_1" => Self::Domain1,
+            "DOMAIN_2" => Self::Domain2,
+            "USA_CANADA" => Self::UsaCanada,
+            "JAPAN" => Self::Japan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LteBandLockChannelRegion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LteBandLockChannelRegion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LteBandLockChannelRegion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Multicast dns fencing rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MulticastDnsFencingRule {
+    /// `customMappingEnabled`
+    ///
+    /// Wire name `customMappingEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(
+        rename = "customMappingEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub custom_mapping_enabled: Option<bool>,
+    /// `customServiceName`
+    ///
+    /// Wire name `customServiceName`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(
+        rename = "customServiceName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub custom_service_name: Option<String>,
+    /// `customStrings`
+    ///
+    /// Wire name `customStrings`; `array<string>`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(rename = "customStrings")]
+    pub custom_strings: Vec<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `service`
+    ///
+    /// Wire name `service`; `MulticastDnsFencingRuleService`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(default)]
+    pub service: Option<MulticastDnsFencingRuleService>,
+    /// `wiredEnabled`
+    ///
+    /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub wired_enabled: Option<bool>,
+    /// `wiredRules`
+    ///
+    /// Wire name `wiredRules`; `array<MulticastDnsFencingWiredRule>`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(rename = "wiredRules")]
+    pub wired_rules: Vec<MulticastDnsFencingWiredRule>,
+    /// `wirelessEnabled`
+    ///
+    /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(
+        rename = "wirelessEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wireless_enabled: Option<bool>,
+    /// `wirelessRule`
+    ///
+    /// Wire name `wirelessRule`; `MulticastDnsFencingWirelessRule`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
+    #[serde(rename = "wirelessRule", default, skip_serializing_if = "Option::is_none")]
+    pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MulticastDnsFencingRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        custom_strings: Vec<String>,
+        wired_rules: Vec<MulticastDnsFencingWiredRule>,
+    ) -> Self {
+        Self {
+            custom_mapping_enabled: None,
+            custom_service_name: None,
+            custom_strings,
+            description: None,
+            service: None,
+            wired_enabled: None,
+            wired_rules,
+            wireless_enabled: None,
+            wireless_rule: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `customMappingEnabled`.
+    pub fn with_custom_mapping_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.custom_mapping_enabled = Some(value.into());
+        self
+    }
+    /// Sets `customServiceName`.
+    pub fn with_custom_service_name(mut self, value: impl Into<String>) -> Self {
+        self.custom_service_name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(
+        mut self,
+        value: impl Into<MulticastDnsFencingRuleService>,
+    ) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+    /// Sets `wiredEnabled`.
+    pub fn with_wired_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wired_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wirelessEnabled`.
+    pub fn with_wireless_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wireless_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wirelessRule`.
+    pub fn with_wireless_rule(
+        mut self,
+        value: impl Into<MulticastDnsFencingWirelessRule>,
+    ) -> Self {
+        self.wireless_rule = Some(value.into());
+        self
+    }
+}
+/// Multicast dns fencing rule service: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MulticastDnsFencingRuleService {
+    /// `AIRDISK`
+    Airdisk,
+    /// `AIRPLAY`
+    Airplay,
+    /// `AIRPORT_MANAGEMENT`
+    AirportManagement,
+    /// `AIRPRINT`
+    Airprint,
+    /// `AIRTUNES`
+    Airtunes,
+    /// `APPLE_FILE_SHARING`
+    AppleFileSharing,
+    /// `APPLE_MOBILE_DEVICES`
+    AppleMobileDevices,
+    /// `APPLETV`
+    Appletv,
+    /// `ICLOUD_SYNC`
+    IcloudSync,
+    /// `ITUNES_REMOTE`
+    ItunesRemote,
+    /// `ITUNES_SHARING`
+    ItunesSharing,
+    /// `OPEN_DIRECTORY_MASTER`
+    OpenDirectoryMaster,
+    /// `OPTICAL_DISK_SHARING`
+    OpticalDiskSharing,
+    /// `OTHER`
+    Other,
+    /// `SCREEN_SHARING`
+    ScreenSharing,
+    /// `SECURE_FILE_SHARING`
+    SecureFileSharing,
+    /// `SECURE_SHELL`
+    SecureShell,
+    /// `WWW_HTTP`
+    WwwHttp,
+    /// `WWW_HTTPS`
+    WwwHttps,
+    /// `XGRID`
+    Xgrid,
+    /// `GOOGLE_CHROMECAST`
+    GoogleChromecast,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MulticastDnsFencingRuleService {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Airdisk => "AIRDISK",
+            Self::Airplay => "AIRPLAY",
+            Self::AirportManagement => "AIRPORT_MANAGEMENT",
+            Self::Airprint => "AIRPRINT",
+            Self::Airtunes => "AIRTUNES",
+            Self::AppleFileSharing => "APPLE_FILE_SHARING",
+            Self::AppleMobileDevices => "APPLE_MOBILE_DEVICES",
+            Self::Appletv => "APPLETV",
+            Self::IcloudSync => "ICLOUD_SYNC",
+            Self::ItunesRemote => "ITUNES_REMOTE",
+            Self::ItunesSharing => "ITUNES_SHARING",
+            Self::OpenDirectoryMaster => "OPEN_DIRECTORY_MASTER",
+            Self::OpticalDiskSharing => "OPTICAL_DISK_SHARING",
+            Self::Other => "OTHER",
+            Self::ScreenSharing => "SCREEN_SHARING",
+            Self::SecureFileSharing => "SECURE_FILE_SHARING",
+            Self::SecureShell => "SECURE_SHELL",
+            Self::WwwHttp => "WWW_HTTP",
+            Self::WwwHttps => "WWW_HTTPS",
+            Self::Xgrid => "XGRID",
+            Self::GoogleChromecast => "GOOGLE_CHROMECAST",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MulticastDnsFencingRuleService {
+    fn from(s: &str) -> Self {
+        match s {
+            "AIRDISK" => Self::Airdisk,
+            "AIRPLAY" => Self::Airplay,
+            "AIRPORT_MANAGEMENT" => Self::AirportManagement,
+            "AIRPRINT" => Self::Airprint,
+            "AIRTUNES" => Self::Airtunes,
+            "APPLE_FILE_SHARING" => Self::AppleFileSharing,
+            "APPLE_MOBILE_DEVICES" => Self::AppleMobileDevices,
+            "APPLETV" => Self::Appletv,
+            "ICLOUD_SYNC" => Self::IcloudSync,
+            "ITUNES_REMOTE" => Self::ItunesRemote,
+            "ITUNES_SHARING" => Self::ItunesSharing,
+            "OPEN_DIRECTORY_MASTER" => Self::OpenDirectoryMaster,
+            "OPTICAL_DISK_SHARING" => Self::OpticalDiskSharing,
+            "OTHER" => Self::Other,
+            "SCREEN_SHARING" => Self::ScreenSharing,
+            "SECURE_FILE_SHARING" => Self::SecureFileSharing,
+            "SECURE_SHELL" => Self::SecureShell,
+            "WWW_HTTP" => Self::WwwHttp,
+            "WWW_HTTPS" => Self::WwwHttps,
+            "XGRID" => Self::Xgrid,
+            "GOOGLE_CHROMECAST" => Self::GoogleChromecast,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MulticastDnsFencingRuleService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MulticastDnsFencingRuleService {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRuleService {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Multicast dns fencing wired rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MulticastDnsFencingWiredRule {
+    /// `closestApMac`
+    ///
+    /// Wire name `closestApMac`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
+    #[serde(rename = "closestApMac")]
+    pub closest_ap_mac: String,
+    /// `deviceMacAddresses`
+    ///
+    /// Wire name `deviceMacAddresses`; `array<string>`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
+    #[serde(rename = "deviceMacAddresses")]
+    pub device_mac_addresses: Vec<String>,
+    /// `fencingRange`
+    ///
+    /// Wire name `fencingRange`; `MulticastDnsFencingWiredRuleFencingRange`; optional; default: SAME_AP.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
+    #[serde(rename = "fencingRange", default, skip_serializing_if = "Option::is_none")]
+    pub fencing_range: Option<MulticastDnsFencingWiredRuleFencingRange>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MulticastDnsFencingWiredRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        closest_ap_mac: String,
+        device_mac_addresses: Vec<String>,
+        name: String,
+    ) -> Self {
+        Self {
+            closest_ap_mac,
+            device_mac_addresses,
+            fencing_range: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fencingRange`.
+    pub fn with_fencing_range(
+        mut self,
+        value: impl Into<MulticastDnsFencingWiredRuleFencingRange>,
+    ) -> Self {
+        self.fencing_range = Some(value.into());
+        self
+    }
+}
+/// Multicast dns fencing wired rule fencing range: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MulticastDnsFencingWiredRuleFencingRange {
+    /// `SAME_AP`
+    SameAp,
+    /// `ONE_HOP_AP`
+    OneHopAp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MulticastDnsFencingWiredRuleFencingRange {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SameAp => "SAME_AP",
+            Self::OneHopAp => "ONE_HOP_AP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MulticastDnsFencingWiredRuleFencingRange {
+    fn from(s: &str) -> Self {
+        match s {
+            "SAME_AP" => Self::SameAp,
+            "ONE_HOP_AP" => Self::OneHopAp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MulticastDnsFencingWiredRuleFencingRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MulticastDnsFencingWiredRuleFencingRange {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRuleFencingRange {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Multicast dns fencing wireless rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MulticastDnsFencingWirelessRule {
+    /// `fencingRange`
+    ///
+    /// Wire name `fencingRange`; `MulticastDnsFencingWirelessRuleFencingRange`; optional; default: SAME_AP.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule).
+    #[serde(rename = "fencingRange", default, skip_serializing_if = "Option::is_none")]
+    pub fencing_range: Option<MulticastDnsFencingWirelessRuleFencingRange>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MulticastDnsFencingWirelessRule {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fencing_range: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fencingRange`.
+    pub fn with_fencing_range(
+        mut self,
+        value: impl Into<MulticastDnsFencingWirelessRuleFencingRange>,
+    ) -> Self {
+        self.fencing_range = Some(value.into());
+        self
+    }
+}
+/// Multicast dns fencing wireless rule fencing range: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MulticastDnsFencingWirelessRuleFencingRange {
+    /// `SAME_AP`
+    SameAp,
+    /// `ONE_HOP_AP`
+    OneHopAp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MulticastDnsFencingWirelessRuleFencingRange {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SameAp => "SAME_AP",
+            Self::OneHopAp => "ONE_HOP_AP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MulticastDnsFencingWirelessRuleFencingRange {
+    fn from(s: &str) -> Self {
+        match s {
+            "SAME_AP" => Self::SameAp,
+            "ONE_HOP_AP" => Self::OneHopAp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MulticastDnsFencingWirelessRuleFencingRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MulticastDnsFencingWirelessRuleFencingRange {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRuleFencingRange {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Neighbor, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Neighbor {
+    /// `rssi`
+    ///
+    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rssi: Option<i64>,
+    /// `mac`
+    ///
+    /// Wire name `mac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+    /// `apName`
+    ///
+    /// Wire name `apName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
+    #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
+    pub ap_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Neighbor {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            rssi: None,
+            mac: None,
+            ap_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `apName`.
+    pub fn with_ap_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_name = Some(value.into());
+        self
+    }
+}
+/// Node, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Node {
+    /// `type`
+    ///
+    /// Wire name `type`; `NodeType`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<NodeType>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `mac`
+    ///
+    /// Wire name `mac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+    /// `serial`
+    ///
+    /// Wire name `serial`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serial: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `NodeStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<NodeStatus>,
+    /// `childCount`
+    ///
+    /// Wire name `childCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "childCount", default, skip_serializing_if = "Option::is_none")]
+    pub child_count: Option<i64>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `parentMac`
+    ///
+    /// Wire name `parentMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "parentMac", default, skip_serializing_if = "Option::is_none")]
+    pub parent_mac: Option<String>,
+    /// `cloudPort`
+    ///
+    /// Wire name `cloudPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
+    pub cloud_port: Option<String>,
+    /// `meshRole`
+    ///
+    /// Wire name `meshRole`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
+    pub mesh_role: Option<String>,
+    /// `uplink`
+    ///
+    /// Wire name `uplink`; `array<UpLink>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink: Option<Vec<UpLink>>,
+    /// `downlink`
+    ///
+    /// Wire name `downlink`; `array<DownLink>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downlink: Option<Vec<DownLink>>,
+    /// `downlinkChannel`
+    ///
+    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(
+        rename = "downlinkChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_channel: Option<String>,
+    /// `uplinkChannel`
+    ///
+    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_channel: Option<String>,
+    /// `downlinkType`
+    ///
+    /// Wire name `downlinkType`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "downlinkType", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_type: Option<Vec<i64>>,
+    /// `uplinkType`
+    ///
+    /// Wire name `uplinkType`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "uplinkType", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_type: Option<Vec<i64>>,
+    /// `isMeshEnable`
+    ///
+    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
+    pub is_mesh_enable: Option<bool>,
+    /// `isConnectedCloud`
+    ///
+    /// Wire name `isConnectedCloud`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(
+        rename = "isConnectedCloud",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_connected_cloud: Option<bool>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `taggedVlan`
+    ///
+    /// Wire name `taggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "taggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub tagged_vlan: Option<String>,
+    /// `untaggedVlan`
+    ///
+    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
+    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
+    pub untagged_vlan: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Node {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            name: None,
+            mac: None,
+            serial: None,
+            id: None,
+            status: None,
+            child_count: None,
+            parent_id: None,
+            parent_mac: None,
+            cloud_port: None,
+            mesh_role: None,
+            uplink: None,
+            downlink: None,
+            downlink_channel: None,
+            uplink_channel: None,
+            downlink_type: None,
+            uplink_type: None,
+            is_mesh_enable: None,
+            is_connected_cloud: None,
+            ip_address: None,
+            tagged_vlan: None,
+            untagged_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<NodeType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `serial`.
+    pub fn with_serial(mut self, value: impl Into<String>) -> Self {
+        self.serial = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<NodeStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `childCount`.
+    pub fn with_child_count(mut self, value: impl Into<i64>) -> Self {
+        self.child_count = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `parentMac`.
+    pub fn with_parent_mac(mut self, value: impl Into<String>) -> Self {
+        self.parent_mac = Some(value.into());
+        self
+    }
+    /// Sets `cloudPort`.
+    pub fn with_cloud_port(mut self, value: impl Into<String>) -> Self {
+        self.cloud_port = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `uplink`.
+    pub fn with_uplink(mut self, value: impl Into<Vec<UpLink>>) -> Self {
+        self.uplink = Some(value.into());
+        self
+    }
+    /// Sets `downlink`.
+    pub fn with_downlink(mut self, value: impl Into<Vec<DownLink>>) -> Self {
+        self.downlink = Some(value.into());
+        self
+    }
+    /// Sets `downlinkChannel`.
+    pub fn with_downlink_channel(mut self, value: impl Into<String>) -> Self {
+        self.downlink_channel = Some(value.into());
+        self
+    }
+    /// Sets `uplinkChannel`.
+    pub fn with_uplink_channel(mut self, value: impl Into<String>) -> Self {
+        self.uplink_channel = Some(value.into());
+        self
+    }
+    /// Sets `downlinkType`.
+    pub fn with_downlink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_type = Some(value.into());
+        self
+    }
+    /// Sets `uplinkType`.
+    pub fn with_uplink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.uplink_type = Some(value.into());
+        self
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `isConnectedCloud`.
+    pub fn with_is_connected_cloud(mut self, value: impl Into<bool>) -> Self {
+        self.is_connected_cloud = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `taggedVlan`.
+    pub fn with_tagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.tagged_vlan = Some(value.into());
+        self
+    }
+    /// Sets `untaggedVlan`.
+    pub fn with_untagged_vlan(mut self, value: impl Into<String>) -> Self {
+        self.untagged_vlan = Some(value.into());
+        self
+    }
+}
+/// Node status: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NodeStatus {
+    /// `Operational`
+    Operational,
+    /// `Degraded`
+    Degraded,
+    /// `Disconnected`
+    Disconnected,
+    /// `Unknown`
+    Unknown2,
+    /// `Initializing`
+    Initializing,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NodeStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Operational => "Operational",
+            Self::Degraded => "Degraded",
+            Self::Disconnected => "Disconnected",
+            Self::Unknown2 => "Unknown",
+            Self::Initializing => "Initializing",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NodeStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "Operational" => Self::Operational,
+            "Degraded" => Self::Degraded,
+            "Disconnected" => Self::Disconnected,
+            "Unknown" => Self::Unknown2,
+            "Initializing" => Self::Initializing,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NodeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NodeStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodeStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Node type: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NodeType {
+    /// `Switch`
+    Switch,
+    /// `SwitchStack`
+    SwitchStack,
+    /// `Ap`
+    Ap,
+    /// `ApWired`
+    ApWired,
+    /// `ApMeshRoot`
+    ApMeshRoot,
+    /// `ApMesh`
+    ApMesh,
+    /// `ApMeshEth`
+    ApMeshEth,
+    /// `Unknown`
+    Unknown2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NodeType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Switch => "Switch",
+            Self::SwitchStack => "SwitchStack",
+            Self::Ap => "Ap",
+            Self::ApWired => "ApWired",
+            Self::ApMeshRoot => "ApMeshRoot",
+            Self::ApMesh => "ApMesh",
+            Self::ApMeshEth => "ApMeshEth",
+            Self::Unknown2 => "Unknown",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NodeType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Switch" => Self::Switch,
+            "SwitchStack" => Self::SwitchStack,
+            "Ap" => Self::Ap,
+            "ApWired" => Self::ApWired,
+            "ApMeshRoot" => Self::ApMeshRoot,
+            "ApMesh" => Self::ApMesh,
+            "ApMeshEth" => Self::ApMeshEth,
+            "Unknown" => Self::Unknown2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NodeType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NodeType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodeType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Query response topology response, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseTopologyResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<TopologyResponse>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<TopologyResponse>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseTopologyResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<TopologyResponse>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Signed url response, with the fields the official description lists.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SignedUrlResponse {
+    /// `fileId`
+    ///
+    /// Wire name `fileId`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
+    #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
+    pub file_id: Option<String>,
+    /// `signedUrl`
+    ///
+    /// Wire name `signedUrl`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
+    #[serde(rename = "signedUrl", default, skip_serializing_if = "Option::is_none")]
+    pub signed_url: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SignedUrlResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            file_id: None,
+            signed_url: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fileId`.
+    pub fn with_file_id(mut self, value: impl Into<String>) -> Self {
+        self.file_id = Some(value.into());
+        self
+    }
+    /// Sets `signedUrl`.
+    pub fn with_signed_url(mut self, value: impl Into<String>) -> Self {
+        self.signed_url = Some(value.into());
+        self
+    }
+}
+/// Sim settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SimSettings {
+    /// `apn`
+    ///
+    /// Wire name `apn`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apn: Option<String>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `lteBands`
+    ///
+    /// Wire name `lteBands`; `array<LteBandLockChannel>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+    #[serde(rename = "lteBands", default, skip_serializing_if = "Option::is_none")]
+    pub lte_bands: Option<Vec<LteBandLockChannel>>,
+    /// `networkSelection`
+    ///
+    /// Wire name `networkSelection`; `SimSettingsNetworkSelection`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+    #[serde(rename = "networkSelection", default)]
+    pub network_selection: Option<SimSettingsNetworkSelection>,
+    /// `roaming`
+    ///
+    /// Wire name `roaming`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roaming: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SimSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            apn: None,
+            enabled: None,
+            lte_bands: None,
+            network_selection: None,
+            roaming: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apn`.
+    pub fn with_apn(mut self, value: impl Into<String>) -> Self {
+        self.apn = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `lteBands`.
+    pub fn with_lte_bands(mut self, value: impl Into<Vec<LteBandLockChannel>>) -> Self {
+        self.lte_bands = Some(value.into());
+        self
+    }
+    /// Sets `networkSelection`.
+    pub fn with_network_selection(
+        mut self,
+        value: impl Into<SimSettingsNetworkSelection>,
+    ) -> Self {
+        self.network_selection = Some(value.into());
+        self
+    }
+    /// Sets `roaming`.
+    pub fn with_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.roaming = Some(value.into());
+        self
+    }
+}
+/// Sim settings network selection: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SimSettingsNetworkSelection {
+    /// `AUTO`
+    Auto,
+    /// `LTE`
+    Lte,
+    /// `ThreeG`
+    ThreeG,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SimSettingsNetworkSelection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Lte => "LTE",
+            Self::ThreeG => "ThreeG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SimSettingsNetworkSelection {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "LTE" => Self::Lte,
+            "ThreeG" => Self::ThreeG,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SimSettingsNetworkSelection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SimSettingsNetworkSelection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SimSettingsNetworkSelection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Topology response, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TopologyResponse {
+    /// `edges`
+    ///
+    /// Wire name `edges`; `array<Edge>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<Vec<Edge>>,
+    /// `nodes`
+    ///
+    /// Wire name `nodes`; `array<Node>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<Node>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TopologyResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            edges: None,
+            nodes: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `edges`.
+    pub fn with_edges(mut self, value: impl Into<Vec<Edge>>) -> Self {
+        self.edges = Some(value.into());
+        self
+    }
+    /// Sets `nodes`.
+    pub fn with_nodes(mut self, value: impl Into<Vec<Node>>) -> Self {
+        self.nodes = Some(value.into());
+        self
+    }
+}
+/// Up link, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpLink {
+    /// `isMeshEnable`
+    ///
+    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
+    pub is_mesh_enable: Option<bool>,
+    /// `deviceDto`
+    ///
+    /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "deviceDto", default, skip_serializing_if = "Option::is_none")]
+    pub device_dto: Option<ViewmodelDevice>,
+    /// `downLinkCount`
+    ///
+    /// Wire name `downLinkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
+    pub down_link_count: Option<i64>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `crtTime`
+    ///
+    /// Wire name `crtTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
+    pub crt_time: Option<String>,
+    /// `lastUpdTime`
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_upd_time: Option<String>,
+    /// `lastSeenTime`
+    ///
+    /// Wire name `lastSeenTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_seen_time: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `fwVersion`
+    ///
+    /// Wire name `fwVersion`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
+    pub fw_version: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `apGroupId`
+    ///
+    /// Wire name `apGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_id: Option<String>,
+    /// `apGroupName`
+    ///
+    /// Wire name `apGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_name: Option<String>,
+    /// `wlanGroup24GId`
+    ///
+    /// Wire name `wlanGroup24GId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group24_g_id: Option<String>,
+    /// `wlanGroup5GId`
+    ///
+    /// Wire name `wlanGroup5GId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group5_g_id: Option<String>,
+    /// `wlanGroups`
+    ///
+    /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_groups: Option<Vec<WlanGroup>>,
+    /// `configStatus`
+    ///
+    /// Wire name `configStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
+    pub config_status: Option<String>,
+    /// `connectionStatus`
+    ///
+    /// Wire name `connectionStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "connectionStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connection_status: Option<String>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `deviceStatusSeverity`
+    ///
+    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "deviceStatusSeverity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_status_severity: Option<String>,
+    /// `IP`
+    ///
+    /// Wire name `IP`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `extIp`
+    ///
+    /// Wire name `extIp`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
+    pub ext_ip: Option<String>,
+    /// `externalPort`
+    ///
+    /// Wire name `externalPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
+    pub external_port: Option<String>,
+    /// `apMac`
+    ///
+    /// Wire name `apMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
+    pub ap_mac: Option<String>,
+    /// `apStatusData`
+    ///
+    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
+    pub ap_status_data: Option<ApStatusData>,
+    /// `downlink.downMac`
+    ///
+    /// Wire name `downlink.downMac`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "downlink.downMac",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_down_mac: Option<Vec<String>>,
+    /// `downlink.rssi`
+    ///
+    /// Wire name `downlink.rssi`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_rssi: Option<Vec<i64>>,
+    /// `downlink.type`
+    ///
+    /// Wire name `downlink.type`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_type: Option<Vec<i64>>,
+    /// `uplink.upMac`
+    ///
+    /// Wire name `uplink.upMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_up_mac: Option<String>,
+    /// `uplink.rssi`
+    ///
+    /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_rssi: Option<i64>,
+    /// `uplink.type`
+    ///
+    /// Wire name `uplink.type`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_type: Option<Vec<i64>>,
+    /// `meshRole`
+    ///
+    /// Wire name `meshRole`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
+    pub mesh_role: Option<String>,
+    /// `hops`
+    ///
+    /// Wire name `hops`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hops: Option<i64>,
+    /// `deviceGroupId`
+    ///
+    /// Wire name `deviceGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub device_group_id: Option<String>,
+    /// `floorplanId`
+    ///
+    /// Wire name `floorplanId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
+    pub floorplan_id: Option<String>,
+    /// `xPercent`
+    ///
+    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
+    pub x_percent: Option<f64>,
+    /// `yPercent`
+    ///
+    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
+    pub y_percent: Option<f64>,
+    /// `clients`
+    ///
+    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<i64>,
+    /// `downlinkCount`
+    ///
+    /// Wire name `downlinkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_count: Option<i64>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `deviceGroupName`
+    ///
+    /// Wire name `deviceGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "deviceGroupName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_group_name: Option<String>,
+    /// `deviceModelType`
+    ///
+    /// Wire name `deviceModelType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "deviceModelType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_model_type: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchSerialNumber`
+    ///
+    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "switchSerialNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_serial_number: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchPort`
+    ///
+    /// Wire name `switchPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
+    pub switch_port: Option<String>,
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<String>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<String>,
+    /// `poePort`
+    ///
+    /// Wire name `poePort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
+    pub poe_port: Option<String>,
+    /// `rogueCategory`
+    ///
+    /// Wire name `rogueCategory`; `map<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
+    pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
+    /// `deviceSessionCacheWeight`
+    ///
+    /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "deviceSessionCacheWeight",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_session_cache_weight: Option<i64>,
+    /// `healthStatus`
+    ///
+    /// Wire name `healthStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
+    pub health_status: Option<String>,
+    /// `downlinkChannel`
+    ///
+    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "downlinkChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_channel: Option<String>,
+    /// `uplinkChannel`
+    ///
+    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_channel: Option<String>,
+    /// `geolocationSource`
+    ///
+    /// Wire name `geolocationSource`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "geolocationSource",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub geolocation_source: Option<String>,
+    /// `apRadioDeploy`
+    ///
+    /// Wire name `apRadioDeploy`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
+    pub ap_radio_deploy: Option<String>,
+    /// `reboot`
+    ///
+    /// Wire name `reboot`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reboot: Option<bool>,
+    /// `apNeighborMacs`
+    ///
+    /// Wire name `apNeighborMacs`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
+    pub ap_neighbor_macs: Option<Vec<String>>,
+    /// `apNeighborRssis`
+    ///
+    /// Wire name `apNeighborRssis`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(
+        rename = "apNeighborRssis",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_neighbor_rssis: Option<Vec<i64>>,
+    /// `neighbors`
+    ///
+    /// Wire name `neighbors`; `array<Neighbor>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbors: Option<Vec<Neighbor>>,
+    /// `txFrames`
+    ///
+    /// Wire name `txFrames`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "txFrames", default, skip_serializing_if = "Option::is_none")]
+    pub tx_frames: Option<String>,
+    /// `rssi`
+    ///
+    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rssi: Option<i64>,
+    /// `rxBytes`
+    ///
+    /// Wire name `rxBytes`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
+    pub rx_bytes: Option<String>,
+    /// `txBytes`
+    ///
+    /// Wire name `txBytes`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
+    pub tx_bytes: Option<String>,
+    /// `rxFrames`
+    ///
+    /// Wire name `rxFrames`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "rxFrames", default, skip_serializing_if = "Option::is_none")]
+    pub rx_frames: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<i64>,
+    /// `upMac`
+    ///
+    /// Wire name `upMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
+    #[serde(rename = "upMac", default, skip_serializing_if = "Option::is_none")]
+    pub up_mac: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpLink {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_mesh_enable: None,
+            device_dto: None,
+            down_link_count: None,
+            serial_number: None,
+            tenant_id: None,
+            crt_time: None,
+            last_upd_time: None,
+            last_seen_time: None,
+            name: None,
+            description: None,
+            model: None,
+            fw_version: None,
+            venue_id: None,
+            venue_name: None,
+            ap_group_id: None,
+            ap_group_name: None,
+            wlan_group24_g_id: None,
+            wlan_group5_g_id: None,
+            wlan_groups: None,
+            config_status: None,
+            connection_status: None,
+            device_status: None,
+            device_status_severity: None,
+            ip: None,
+            ext_ip: None,
+            external_port: None,
+            ap_mac: None,
+            ap_status_data: None,
+            downlink_down_mac: None,
+            downlink_rssi: None,
+            downlink_type: None,
+            uplink_up_mac: None,
+            uplink_rssi: None,
+            uplink_type: None,
+            mesh_role: None,
+            hops: None,
+            device_group_id: None,
+            floorplan_id: None,
+            x_percent: None,
+            y_percent: None,
+            clients: None,
+            downlink_count: None,
+            tags: None,
+            device_group_name: None,
+            device_model_type: None,
+            switch_name: None,
+            switch_serial_number: None,
+            switch_id: None,
+            switch_port: None,
+            latitude: None,
+            longitude: None,
+            poe_port: None,
+            rogue_category: None,
+            device_session_cache_weight: None,
+            health_status: None,
+            downlink_channel: None,
+            uplink_channel: None,
+            geolocation_source: None,
+            ap_radio_deploy: None,
+            reboot: None,
+            ap_neighbor_macs: None,
+            ap_neighbor_rssis: None,
+            neighbors: None,
+            tx_frames: None,
+            rssi: None,
+            rx_bytes: None,
+            tx_bytes: None,
+            rx_frames: None,
+            type_: None,
+            up_mac: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `deviceDto`.
+    pub fn with_device_dto(mut self, value: impl Into<ViewmodelDevice>) -> Self {
+        self.device_dto = Some(value.into());
+        self
+    }
+    /// Sets `downLinkCount`.
+    pub fn with_down_link_count(mut self, value: impl Into<i64>) -> Self {
+        self.down_link_count = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `fwVersion`.
+    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
+        self.fw_version = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupName`.
+    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_name = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup24GId`.
+    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup5GId`.
+    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroups`.
+    pub fn with_wlan_groups(mut self, value: impl Into<Vec<WlanGroup>>) -> Self {
+        self.wlan_groups = Some(value.into());
+        self
+    }
+    /// Sets `configStatus`.
+    pub fn with_config_status(mut self, value: impl Into<String>) -> Self {
+        self.config_status = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(mut self, value: impl Into<String>) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatusSeverity`.
+    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.device_status_severity = Some(value.into());
+        self
+    }
+    /// Sets `IP`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `externalPort`.
+    pub fn with_external_port(mut self, value: impl Into<String>) -> Self {
+        self.external_port = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apStatusData`.
+    pub fn with_ap_status_data(mut self, value: impl Into<ApStatusData>) -> Self {
+        self.ap_status_data = Some(value.into());
+        self
+    }
+    /// Sets `downlink.downMac`.
+    pub fn with_downlink_down_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.downlink_down_mac = Some(value.into());
+        self
+    }
+    /// Sets `downlink.rssi`.
+    pub fn with_downlink_rssi(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `downlink.type`.
+    pub fn with_downlink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_type = Some(value.into());
+        self
+    }
+    /// Sets `uplink.upMac`.
+    pub fn with_uplink_up_mac(mut self, value: impl Into<String>) -> Self {
+        self.uplink_up_mac = Some(value.into());
+        self
+    }
+    /// Sets `uplink.rssi`.
+    pub fn with_uplink_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.uplink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `uplink.type`.
+    pub fn with_uplink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.uplink_type = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `hops`.
+    pub fn with_hops(mut self, value: impl Into<i64>) -> Self {
+        self.hops = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupId`.
+    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
+        self.device_group_id = Some(value.into());
+        self
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `downlinkCount`.
+    pub fn with_downlink_count(mut self, value: impl Into<i64>) -> Self {
+        self.downlink_count = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupName`.
+    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
+        self.device_group_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceModelType`.
+    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
+        self.device_model_type = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchPort`.
+    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
+        self.switch_port = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `poePort`.
+    pub fn with_poe_port(mut self, value: impl Into<String>) -> Self {
+        self.poe_port = Some(value.into());
+        self
+    }
+    /// Sets `rogueCategory`.
+    pub fn with_rogue_category(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, i64>>,
+    ) -> Self {
+        self.rogue_category = Some(value.into());
+        self
+    }
+    /// Sets `deviceSessionCacheWeight`.
+    pub fn with_device_session_cache_weight(mut self, value: impl Into<i64>) -> Self {
+        self.device_session_cache_weight = Some(value.into());
+        self
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(mut self, value: impl Into<String>) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `downlinkChannel`.
+    pub fn with_downlink_channel(mut self, value: impl Into<String>) -> Self {
+        self.downlink_channel = Some(value.into());
+        self
+    }
+    /// Sets `uplinkChannel`.
+    pub fn with_uplink_channel(mut self, value: impl Into<String>) -> Self {
+        self.uplink_channel = Some(value.into());
+        self
+    }
+    /// Sets `geolocationSource`.
+    pub fn with_geolocation_source(mut self, value: impl Into<String>) -> Self {
+        self.geolocation_source = Some(value.into());
+        self
+    }
+    /// Sets `apRadioDeploy`.
+    pub fn with_ap_radio_deploy(mut self, value: impl Into<String>) -> Self {
+        self.ap_radio_deploy = Some(value.into());
+        self
+    }
+    /// Sets `reboot`.
+    pub fn with_reboot(mut self, value: impl Into<bool>) -> Self {
+        self.reboot = Some(value.into());
+        self
+    }
+    /// Sets `apNeighborMacs`.
+    pub fn with_ap_neighbor_macs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_neighbor_macs = Some(value.into());
+        self
+    }
+    /// Sets `apNeighborRssis`.
+    pub fn with_ap_neighbor_rssis(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.ap_neighbor_rssis = Some(value.into());
+        self
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(mut self, value: impl Into<Vec<Neighbor>>) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `txFrames`.
+    pub fn with_tx_frames(mut self, value: impl Into<String>) -> Self {
+        self.tx_frames = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `rxBytes`.
+    pub fn with_rx_bytes(mut self, value: impl Into<String>) -> Self {
+        self.rx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `txBytes`.
+    pub fn with_tx_bytes(mut self, value: impl Into<String>) -> Self {
+        self.tx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `rxFrames`.
+    pub fn with_rx_frames(mut self, value: impl Into<String>) -> Self {
+        self.rx_frames = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<i64>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `upMac`.
+    pub fn with_up_mac(mut self, value: impl Into<String>) -> Self {
+        self.up_mac = Some(value.into());
+        self
+    }
+}
+/// Update venue setting bo, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpdateVenueSettingBo {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `dns`
+    ///
+    /// Wire name `dns`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<Vec<String>>,
+    /// `syslogEnabled`
+    ///
+    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub syslog_enabled: Option<bool>,
+    /// `syslogPrimaryServer`
+    ///
+    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+    #[serde(
+        rename = "syslogPrimaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_primary_server: Option<String>,
+    /// `syslogSecondaryServer`
+    ///
+    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+    #[serde(
+        rename = "syslogSecondaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_secondary_server: Option<String>,
+    /// `profileId`
+    ///
+    /// Wire name `profileId`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
+    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
+    pub profile_id: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpdateVenueSettingBo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            dns: None,
+            syslog_enabled: None,
+            syslog_primary_server: None,
+            syslog_secondary_server: None,
+            profile_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `syslogEnabled`.
+    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.syslog_enabled = Some(value.into());
+        self
+    }
+    /// Sets `syslogPrimaryServer`.
+    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_primary_server = Some(value.into());
+        self
+    }
+    /// Sets `syslogSecondaryServer`.
+    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `profileId`.
+    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_id = Some(value.into());
+        self
+    }
+}
+/// Upload url request, with the fields the official description lists.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml UploadUrlRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UploadUrlRequest {
+    /// `fileExtension`
+    ///
+    /// Wire name `fileExtension`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml UploadUrlRequest).
+    #[serde(rename = "fileExtension", default, skip_serializing_if = "Option::is_none")]
+    pub file_extension: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UploadUrlRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            file_extension: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fileExtension`.
+    pub fn with_file_extension(mut self, value: impl Into<String>) -> Self {
+        self.file_extension = Some(value.into());
+        self
+    }
+}
+/// Venue ap bss coloring settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApBssColoringSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApBssColoringSettings {
+    /// `bssColoringEnabled`
+    ///
+    /// Wire name `bssColoringEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApBssColoringSettings).
+    #[serde(
+        rename = "bssColoringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bss_coloring_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApBssColoringSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            bss_coloring_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bssColoringEnabled`.
+    pub fn with_bss_coloring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.bss_coloring_enabled = Some(value.into());
+        self
+    }
+}
+/// Venue ap cellular settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApCellularSettings {
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `primarySim`
+    ///
+    /// Wire name `primarySim`; `SimSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+    #[serde(rename = "primarySim", default, skip_serializing_if = "Option::is_none")]
+    pub primary_sim: Option<SimSettings>,
+    /// `primaryWanRecoveryTimer`
+    ///
+    /// Wire name `primaryWanRecoveryTimer`; `integer`; required; format: int32; maximum: 300; minimum: 10.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+    #[serde(rename = "primaryWanRecoveryTimer")]
+    pub primary_wan_recovery_timer: i64,
+    /// `secondarySim`
+    ///
+    /// Wire name `secondarySim`; `SimSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+    #[serde(rename = "secondarySim", default, skip_serializing_if = "Option::is_none")]
+    pub secondary_sim: Option<SimSettings>,
+    /// `wanConnection`
+    ///
+    /// Wire name `wanConnection`; `VenueApCellularSettingsWanConnection`; required; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+    #[serde(rename = "wanConnection", default)]
+    pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApCellularSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(primary_wan_recovery_timer: i64) -> Self {
+        Self {
+            model: None,
+            primary_sim: None,
+            primary_wan_recovery_timer,
+            secondary_sim: None,
+            wan_connection: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `primarySim`.
+    pub fn with_primary_sim(mut self, value: impl Into<SimSettings>) -> Self {
+        self.primary_sim = Some(value.into());
+        self
+    }
+    /// Sets `secondarySim`.
+    pub fn with_secondary_sim(mut self, value: impl Into<SimSettings>) -> Self {
+        self.secondary_sim = Some(value.into());
+        self
+    }
+    /// Sets `wanConnection`.
+    pub fn with_wan_connection(
+        mut self,
+        value: impl Into<VenueApCellularSettingsWanConnection>,
+    ) -> Self {
+        self.wan_connection = Some(value.into());
+        self
+    }
+}
+/// Venue ap cellular settings wan connection: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApCellularSettingsWanConnection {
+    /// `ETH_WITH_CELLULAR_FAILOVER`
+    EthWithCellularFailover,
+    /// `CELLULAR_WITH_ETH_FAILOVER`
+    CellularWithEthFailover,
+    /// `ETH`
+    Eth,
+    /// `CELLULAR`
+    Cellular,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApCellularSettingsWanConnection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::EthWithCellularFailover => "ETH_WITH_CELLULAR_FAILOVER",
+            Self::CellularWithEthFailover => "CELLULAR_WITH_ETH_FAILOVER",
+            Self::Eth => "ETH",
+            Self::Cellular => "CELLULAR",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApCellularSettingsWanConnection {
+    fn from(s: &str) -> Self {
+        match s {
+            "ETH_WITH_CELLULAR_FAILOVER" => Self::EthWithCellularFailover,
+            "CELLULAR_WITH_ETH_FAILOVER" => Self::CellularWithEthFailover,
+            "ETH" => Self::Eth,
+            "CELLULAR" => Self::Cellular,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApCellularSettingsWanConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApCellularSettingsWanConnection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap client admission control settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApClientAdmissionControlSettings {
+    /// `enable24G`
+    ///
+    /// Wire name `enable24G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
+    pub enable24_g: Option<bool>,
+    /// `enable50G`
+    ///
+    /// Wire name `enable50G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
+    pub enable50_g: Option<bool>,
+    /// `maxRadioLoad24G`
+    ///
+    /// Wire name `maxRadioLoad24G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(
+        rename = "maxRadioLoad24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_radio_load24_g: Option<i64>,
+    /// `maxRadioLoad50G`
+    ///
+    /// Wire name `maxRadioLoad50G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(
+        rename = "maxRadioLoad50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_radio_load50_g: Option<i64>,
+    /// `minClientCount24G`
+    ///
+    /// Wire name `minClientCount24G`; `integer`; optional; default: 10; format: int32; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(
+        rename = "minClientCount24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_count24_g: Option<i64>,
+    /// `minClientCount50G`
+    ///
+    /// Wire name `minClientCount50G`; `integer`; optional; default: 20; format: int32; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(
+        rename = "minClientCount50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_count50_g: Option<i64>,
+    /// `minClientThroughput24G`
+    ///
+    /// Wire name `minClientThroughput24G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(
+        rename = "minClientThroughput24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_throughput24_g: Option<i64>,
+    /// `minClientThroughput50G`
+    ///
+    /// Wire name `minClientThroughput50G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
+    #[serde(
+        rename = "minClientThroughput50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_throughput50_g: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApClientAdmissionControlSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable24_g: None,
+            enable50_g: None,
+            max_radio_load24_g: None,
+            max_radio_load50_g: None,
+            min_client_count24_g: None,
+            min_client_count50_g: None,
+            min_client_throughput24_g: None,
+            min_client_throughput50_g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enable24G`.
+    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24_g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50_g = Some(value.into());
+        self
+    }
+    /// Sets `maxRadioLoad24G`.
+    pub fn with_max_radio_load24_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load24_g = Some(value.into());
+        self
+    }
+    /// Sets `maxRadioLoad50G`.
+    pub fn with_max_radio_load50_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load50_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientCount24G`.
+    pub fn with_min_client_count24_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count24_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientCount50G`.
+    pub fn with_min_client_count50_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count50_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientThroughput24G`.
+    pub fn with_min_client_throughput24_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput24_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientThroughput50G`.
+    pub fn with_min_client_throughput50_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput50_g = Some(value.into());
+        self
+    }
+}
+/// Venue ap directed multicast settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApDirectedMulticastSettings {
+    /// `networkEnabled`
+    ///
+    /// Wire name `networkEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
+    #[serde(rename = "networkEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub network_enabled: Option<bool>,
+    /// `wiredEnabled`
+    ///
+    /// Wire name `wiredEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
+    #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub wired_enabled: Option<bool>,
+    /// `wirelessEnabled`
+    ///
+    /// Wire name `wirelessEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
+    #[serde(
+        rename = "wirelessEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wireless_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApDirectedMulticastSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            network_enabled: None,
+            wired_enabled: None,
+            wireless_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `networkEnabled`.
+    pub fn with_network_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.network_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wiredEnabled`.
+    pub fn with_wired_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wired_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wirelessEnabled`.
+    pub fn with_wireless_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wireless_enabled = Some(value.into());
+        self
+    }
+}
+/// Venue ap dos protection settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApDosProtectionSettings {
+    /// `blockingPeriod`
+    ///
+    /// Wire name `blockingPeriod`; `integer`; optional; default: 60; format: int32; maximum: 600; minimum: 30.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
+    #[serde(rename = "blockingPeriod", default, skip_serializing_if = "Option::is_none")]
+    pub blocking_period: Option<i64>,
+    /// `checkPeriod`
+    ///
+    /// Wire name `checkPeriod`; `integer`; optional; default: 30; format: int32; maximum: 600; minimum: 30.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
+    #[serde(rename = "checkPeriod", default, skip_serializing_if = "Option::is_none")]
+    pub check_period: Option<i64>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `failThreshold`
+    ///
+    /// Wire name `failThreshold`; `integer`; optional; default: 5; format: int32; maximum: 25; minimum: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
+    #[serde(rename = "failThreshold", default, skip_serializing_if = "Option::is_none")]
+    pub fail_threshold: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApDosProtectionSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            blocking_period: None,
+            check_period: None,
+            enabled: None,
+            fail_threshold: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `blockingPeriod`.
+    pub fn with_blocking_period(mut self, value: impl Into<i64>) -> Self {
+        self.blocking_period = Some(value.into());
+        self
+    }
+    /// Sets `checkPeriod`.
+    pub fn with_check_period(mut self, value: impl Into<i64>) -> Self {
+        self.check_period = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `failThreshold`.
+    pub fn with_fail_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.fail_threshold = Some(value.into());
+        self
+    }
+}
+/// Venue ap load balancing settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApLoadBalancingSettings {
+    /// `bandBalancingClientPercent24G`
+    ///
+    /// Wire name `bandBalancingClientPercent24G`; `integer`; optional; default: 25; format: int32; maximum: 100; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(
+        rename = "bandBalancingClientPercent24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub band_balancing_client_percent24_g: Option<i64>,
+    /// `bandBalancingEnabled`
+    ///
+    /// Wire name `bandBalancingEnabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(
+        rename = "bandBalancingEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub band_balancing_enabled: Option<bool>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `loadBalancingMethod`
+    ///
+    /// Wire name `loadBalancingMethod`; `VenueApLoadBalancingSettingsLoadBalancingMethod`; optional; default: BASED_ON_CLIENT_COUNT.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(
+        rename = "loadBalancingMethod",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub load_balancing_method: Option<VenueApLoadBalancingSettingsLoadBalancingMethod>,
+    /// `steeringMode`
+    ///
+    /// Wire name `steeringMode`; `VenueApLoadBalancingSettingsSteeringMode`; optional; default: BASIC.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(rename = "steeringMode", default, skip_serializing_if = "Option::is_none")]
+    pub steering_mode: Option<VenueApLoadBalancingSettingsSteeringMode>,
+    /// `stickyClientNbrApPercentageThreshold`
+    ///
+    /// Wire name `stickyClientNbrApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(
+        rename = "stickyClientNbrApPercentageThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sticky_client_nbr_ap_percentage_threshold: Option<i64>,
+    /// `stickyClientSnrThreshold`
+    ///
+    /// Wire name `stickyClientSnrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(
+        rename = "stickyClientSnrThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sticky_client_snr_threshold: Option<i64>,
+    /// `stickyClientSteeringEnabled`
+    ///
+    /// Wire name `stickyClientSteeringEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
+    #[serde(
+        rename = "stickyClientSteeringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sticky_client_steering_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApLoadBalancingSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            band_balancing_client_percent24_g: None,
+            band_balancing_enabled: None,
+            enabled: None,
+            load_balancing_method: None,
+            steering_mode: None,
+            sticky_client_nbr_ap_percentage_threshold: None,
+            sticky_client_snr_threshold: None,
+            sticky_client_steering_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bandBalancingClientPercent24G`.
+    pub fn with_band_balancing_client_percent24_g(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.band_balancing_client_percent24_g = Some(value.into());
+        self
+    }
+    /// Sets `bandBalancingEnabled`.
+    pub fn with_band_balancing_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.band_balancing_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `loadBalancingMethod`.
+    pub fn with_load_balancing_method(
+        mut self,
+        value: impl Into<VenueApLoadBalancingSettingsLoadBalancingMethod>,
+    ) -> Self {
+        self.load_balancing_method = Some(value.into());
+        self
+    }
+    /// Sets `steeringMode`.
+    pub fn with_steering_mode(
+        mut self,
+        value: impl Into<VenueApLoadBalancingSettingsSteeringMode>,
+    ) -> Self {
+        self.steering_mode = Some(value.into());
+        self
+    }
+    /// Sets `stickyClientNbrApPercentageThreshold`.
+    pub fn with_sticky_client_nbr_ap_percentage_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.sticky_client_nbr_ap_percentage_threshold = Some(value.into());
+        self
+    }
+    /// Sets `stickyClientSnrThreshold`.
+    pub fn with_sticky_client_snr_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.sticky_client_snr_threshold = Some(value.into());
+        self
+    }
+    /// Sets `stickyClientSteeringEnabled`.
+    pub fn with_sticky_client_steering_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.sticky_client_steering_enabled = Some(value.into());
+        self
+    }
+}
+/// Venue ap load balancing settings load balancing method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApLoadBalancingSettingsLoadBalancingMethod {
+    /// `BASED_ON_CLIENT_COUNT`
+    BasedOnClientCount,
+    /// `BASED_ON_CAPACITY`
+    BasedOnCapacity,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApLoadBalancingSettingsLoadBalancingMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::BasedOnClientCount => "BASED_ON_CLIENT_COUNT",
+            Self::BasedOnCapacity => "BASED_ON_CAPACITY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApLoadBalancingSettingsLoadBalancingMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "BASED_ON_CLIENT_COUNT" => Self::BasedOnClientCount,
+            "BASED_ON_CAPACITY" => Self::BasedOnCapacity,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApLoadBalancingSettingsLoadBalancingMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApLoadBalancingSettingsLoadBalancingMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsLoadBalancingMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap load balancing settings steering mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApLoadBalancingSettingsSteeringMode {
+    /// `BASIC`
+    Basic,
+    /// `PROACTIVE`
+    Proactive,
+    /// `STRICT`
+    Strict,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApLoadBalancingSettingsSteeringMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Basic => "BASIC",
+            Self::Proactive => "PROACTIVE",
+            Self::Strict => "STRICT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApLoadBalancingSettingsSteeringMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "BASIC" => Self::Basic,
+            "PROACTIVE" => Self::Proactive,
+            "STRICT" => Self::Strict,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApLoadBalancingSettingsSteeringMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApLoadBalancingSettingsSteeringMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsSteeringMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap management traffic vlan settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApManagementTrafficVlanSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApManagementTrafficVlanSettings {
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApManagementTrafficVlanSettings).
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApManagementTrafficVlanSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            vlan_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+}
+/// Venue ap mesh settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApMeshSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `radioType`
+    ///
+    /// Wire name `radioType`; `VenueApMeshSettingsRadioType`; optional; default: _5_6_GHz.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
+    #[serde(rename = "radioType", default, skip_serializing_if = "Option::is_none")]
+    pub radio_type: Option<VenueApMeshSettingsRadioType>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApMeshSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            passphrase: None,
+            radio_type: None,
+            ssid: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `radioType`.
+    pub fn with_radio_type(
+        mut self,
+        value: impl Into<VenueApMeshSettingsRadioType>,
+    ) -> Self {
+        self.radio_type = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+}
+/// Venue ap mesh settings radio type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApMeshSettingsRadioType {
+    /// `2.4-GHz`
+    V24GHz,
+    /// `5-GHz`
+    V5GHz,
+    /// `6-GHz`
+    V6GHz,
+    /// `5-6-GHz`
+    V56GHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApMeshSettingsRadioType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V24GHz => "2.4-GHz",
+            Self::V5GHz => "5-GHz",
+            Self::V6GHz => "6-GHz",
+            Self::V56GHz => "5-6-GHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApMeshSettingsRadioType {
+    fn from(s: &str) -> Self {
+        match s {
+            "2.4-GHz" => Self::V24GHz,
+            "5-GHz" => Self::V5GHz,
+            "6-GHz" => Self::V6GHz,
+            "5-6-GHz" => Self::V56GHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApMeshSettingsRadioType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApMeshSettingsRadioType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsRadioType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap mesh settings v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApMeshSettingsV1 {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `radioType`
+    ///
+    /// Wire name `radioType`; `VenueApMeshSettingsV1RadioType`; optional; default: _5_GHz.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
+    #[serde(rename = "radioType", default, skip_serializing_if = "Option::is_none")]
+    pub radio_type: Option<VenueApMeshSettingsV1RadioType>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApMeshSettingsV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            passphrase: None,
+            radio_type: None,
+            ssid: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `radioType`.
+    pub fn with_radio_type(
+        mut self,
+        value: impl Into<VenueApMeshSettingsV1RadioType>,
+    ) -> Self {
+        self.radio_type = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+}
+/// Venue ap mesh settings v1 radio type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApMeshSettingsV1RadioType {
+    /// `2.4-GHz`
+    V24GHz,
+    /// `5-GHz`
+    V5GHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApMeshSettingsV1RadioType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V24GHz => "2.4-GHz",
+            Self::V5GHz => "5-GHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApMeshSettingsV1RadioType {
+    fn from(s: &str) -> Self {
+        match s {
+            "2.4-GHz" => Self::V24GHz,
+            "5-GHz" => Self::V5GHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApMeshSettingsV1RadioType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApMeshSettingsV1RadioType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap model antenna type settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelAntennaTypeSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelAntennaTypeSettings {
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelAntennaTypeSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelAntennaTypeSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Venue ap model band mode settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelBandModeSettings {
+    /// `bandMode`
+    ///
+    /// Wire name `bandMode`; `VenueApModelBandModeSettingsBandMode`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
+    #[serde(rename = "bandMode", default, skip_serializing_if = "Option::is_none")]
+    pub band_mode: Option<VenueApModelBandModeSettingsBandMode>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelBandModeSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            band_mode: None,
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bandMode`.
+    pub fn with_band_mode(
+        mut self,
+        value: impl Into<VenueApModelBandModeSettingsBandMode>,
+    ) -> Self {
+        self.band_mode = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Venue ap model band mode settings band mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApModelBandModeSettingsBandMode {
+    /// `DUAL`
+    Dual,
+    /// `TRIPLE`
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApModelBandModeSettingsBandMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApModelBandModeSettingsBandMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApModelBandModeSettingsBandMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApModelBandModeSettingsBandMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap model capabilities, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelCapabilities).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelCapabilities {
+    /// `apModels`
+    ///
+    /// Wire name `apModels`; `array<CapabilitiesApModel>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelCapabilities).
+    #[serde(rename = "apModels", default, skip_serializing_if = "Option::is_none")]
+    pub ap_models: Option<Vec<CapabilitiesApModel>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelCapabilities {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_models: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apModels`.
+    pub fn with_ap_models(mut self, value: impl Into<Vec<CapabilitiesApModel>>) -> Self {
+        self.ap_models = Some(value.into());
+        self
+    }
+}
+/// Venue ap model external antenna settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelExternalAntennaSettings {
+    /// `enable24G`
+    ///
+    /// Wire name `enable24G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
+    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
+    pub enable24_g: Option<bool>,
+    /// `enable50G`
+    ///
+    /// Wire name `enable50G`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
+    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
+    pub enable50_g: Option<bool>,
+    /// `gain24G`
+    ///
+    /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
+    #[serde(rename = "gain24G", default, skip_serializing_if = "Option::is_none")]
+    pub gain24_g: Option<i64>,
+    /// `gain50G`
+    ///
+    /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
+    #[serde(rename = "gain50G", default, skip_serializing_if = "Option::is_none")]
+    pub gain50_g: Option<i64>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelExternalAntennaSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable24_g: None,
+            enable50_g: None,
+            gain24_g: None,
+            gain50_g: None,
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enable24G`.
+    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24_g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50_g = Some(value.into());
+        self
+    }
+    /// Sets `gain24G`.
+    pub fn with_gain24_g(mut self, value: impl Into<i64>) -> Self {
+        self.gain24_g = Some(value.into());
+        self
+    }
+    /// Sets `gain50G`.
+    pub fn with_gain50_g(mut self, value: impl Into<i64>) -> Self {
+        self.gain50_g = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Venue ap model lan port settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelLanPortSettings {
+    /// `clientIsolationEnabled`
+    ///
+    /// Wire name `clientIsolationEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+    #[serde(
+        rename = "clientIsolationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_enabled: Option<bool>,
+    /// `clientIsolationSettings`
+    ///
+    /// Wire name `clientIsolationSettings`; `LanPortClientIsolationSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+    #[serde(
+        rename = "clientIsolationSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_settings: Option<LanPortClientIsolationSettings>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82Settings`
+    ///
+    /// Wire name `dhcpOption82Settings`; `DhcpOption82Settings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+    #[serde(
+        rename = "dhcpOption82Settings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_settings: Option<DhcpOption82Settings>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `softGreEnabled`
+    ///
+    /// Wire name `softGreEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
+    #[serde(rename = "softGreEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub soft_gre_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelLanPortSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            client_isolation_enabled: None,
+            client_isolation_settings: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_settings: None,
+            enabled: None,
+            soft_gre_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `clientIsolationEnabled`.
+    pub fn with_client_isolation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationSettings`.
+    pub fn with_client_isolation_settings(
+        mut self,
+        value: impl Into<LanPortClientIsolationSettings>,
+    ) -> Self {
+        self.client_isolation_settings = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Settings`.
+    pub fn with_dhcp_option82_settings(
+        mut self,
+        value: impl Into<DhcpOption82Settings>,
+    ) -> Self {
+        self.dhcp_option82_settings = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `softGreEnabled`.
+    pub fn with_soft_gre_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.soft_gre_enabled = Some(value.into());
+        self
+    }
+}
+/// Venue ap model lan port specific settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelLanPortSpecificSettings {
+    /// `poeMode`
+    ///
+    /// Wire name `poeMode`; `VenueApModelLanPortSpecificSettingsPoeMode`; optional; may be null.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
+    #[serde(rename = "poeMode", default, skip_serializing_if = "Option::is_none")]
+    pub poe_mode: Option<VenueApModelLanPortSpecificSettingsPoeMode>,
+    /// `poeOut`
+    ///
+    /// Wire name `poeOut`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
+    #[serde(rename = "poeOut", default, skip_serializing_if = "Option::is_none")]
+    pub poe_out: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelLanPortSpecificSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            poe_mode: None,
+            poe_out: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `poeMode`.
+    pub fn with_poe_mode(
+        mut self,
+        value: impl Into<VenueApModelLanPortSpecificSettingsPoeMode>,
+    ) -> Self {
+        self.poe_mode = Some(value.into());
+        self
+    }
+    /// Sets `poeOut`.
+    pub fn with_poe_out(mut self, value: impl Into<bool>) -> Self {
+        self.poe_out = Some(value.into());
+        self
+    }
+}
+/// Venue ap model lan port specific settings poe mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApModelLanPortSpecificSettingsPoeMode {
+    /// `Auto`
+    Auto,
+    /// `802.3af`
+    V8023af,
+    /// `802.3at`
+    V8023at,
+    /// `802.3bt-Class_5`
+    V8023btClass5,
+    /// `802.3bt-Class_6`
+    V8023btClass6,
+    /// `802.3bt-Class_7`
+    V8023btClass7,
+    /// `802.3bt-Class_8`
+    V8023btClass8,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApModelLanPortSpecificSettingsPoeMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::V8023af => "802.3af",
+            Self::V8023at => "802.3at",
+            Self::V8023btClass5 => "802.3bt-Class_5",
+            Self::V8023btClass6 => "802.3bt-Class_6",
+            Self::V8023btClass7 => "802.3bt-Class_7",
+            Self::V8023btClass8 => "802.3bt-Class_8",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApModelLanPortSpecificSettingsPoeMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "802.3af" => Self::V8023af,
+            "802.3at" => Self::V8023at,
+            "802.3bt-Class_5" => Self::V8023btClass5,
+            "802.3bt-Class_6" => Self::V8023btClass6,
+            "802.3bt-Class_7" => Self::V8023btClass7,
+            "802.3bt-Class_8" => Self::V8023btClass8,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApModelLanPortSpecificSettingsPoeMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApModelLanPortSpecificSettingsPoeMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettingsPoeMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap model led settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelLedSettings {
+    /// `ledEnabled`
+    ///
+    /// Wire name `ledEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
+    #[serde(rename = "ledEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub led_enabled: Option<bool>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelLedSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            led_enabled: None,
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ledEnabled`.
+    pub fn with_led_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.led_enabled = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Venue ap model usb port settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelUsbPortSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApModelUsbPortSettings {
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelUsbPortSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApModelUsbPortSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            model: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+}
+/// Venue ap multicast dns fencing settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApMulticastDnsFencingSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<MulticastDnsFencingRule>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<MulticastDnsFencingRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApMulticastDnsFencingSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<Vec<MulticastDnsFencingRule>>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio24 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadio24GHzSettings {
+    /// `allowedChannels`
+    ///
+    /// Wire name `allowedChannels`; `array<VenueApRadio24GHzSettingsAllowedChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+    #[serde(
+        rename = "allowedChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_channels: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `VenueApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<VenueApRadio24GHzSettingsChannelBandwidth>,
+    /// `method`
+    ///
+    /// Wire name `method`; `VenueApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VenueApRadio24GHzSettingsMethod>,
+    /// `scanInterval`
+    ///
+    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
+    pub scan_interval: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `VenueApRadio24GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<VenueApRadio24GHzSettingsTxPower>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadio24GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            method: None,
+            scan_interval: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+    ) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettingsMethod>,
+    ) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `scanInterval`.
+    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
+        self.scan_interval = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio24 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio24GHzSettingsAllowedChannels {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio24GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio24GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio24GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio24GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio24 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio24GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio24GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio24GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio24GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio24GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio24 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio24GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio24GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio24GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio24GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio24GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio24 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio24GHzSettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio24GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio24GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio24GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio24GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio5 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadio5GHzSettings {
+    /// `allowedIndoorChannels`
+    ///
+    /// Wire name `allowedIndoorChannels`; `array<VenueApRadio5GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(
+        rename = "allowedIndoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_indoor_channels: Option<
+        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+    >,
+    /// `allowedOutdoorChannels`
+    ///
+    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio5GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(
+        rename = "allowedOutdoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_outdoor_channels: Option<
+        Vec<VenueApRadio5GHzSettingsAllowedOutdoorChannels>,
+    >,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `VenueApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<VenueApRadio5GHzSettingsChannelBandwidth>,
+    /// `combineChannels`
+    ///
+    /// Wire name `combineChannels`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(
+        rename = "combineChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub combine_channels: Option<bool>,
+    /// `method`
+    ///
+    /// Wire name `method`; `VenueApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VenueApRadio5GHzSettingsMethod>,
+    /// `scanInterval`
+    ///
+    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
+    pub scan_interval: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `VenueApRadio5GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<VenueApRadio5GHzSettingsTxPower>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadio5GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_indoor_channels: None,
+            allowed_outdoor_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            combine_channels: None,
+            method: None,
+            scan_interval: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedIndoorChannels`.
+    pub fn with_allowed_indoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+    ) -> Self {
+        self.allowed_indoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `allowedOutdoorChannels`.
+    pub fn with_allowed_outdoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedOutdoorChannels>>,
+    ) -> Self {
+        self.allowed_outdoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `combineChannels`.
+    pub fn with_combine_channels(mut self, value: impl Into<bool>) -> Self {
+        self.combine_channels = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettingsMethod>,
+    ) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `scanInterval`.
+    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
+        self.scan_interval = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio5 g hz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio5 g hz settings allowed outdoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio5GHzSettingsAllowedOutdoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio5GHzSettingsAllowedOutdoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio5 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio5GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio5GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio5GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio5GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio5GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio5 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio5GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio5GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio5GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio5GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio5GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio5 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio5GHzSettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio5GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio5GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio5GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio5GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadio6GHzSettings {
+    /// `allowedChannels`
+    ///
+    /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsAllowedChannels>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "allowedChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    /// `allowedIndoorChannels`
+    ///
+    /// Wire name `allowedIndoorChannels`; `array<VenueApRadio6GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "allowedIndoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_indoor_channels: Option<
+        Vec<VenueApRadio6GHzSettingsAllowedIndoorChannels>,
+    >,
+    /// `allowedOutdoorChannels`
+    ///
+    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio6GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "allowedOutdoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_outdoor_channels: Option<
+        Vec<VenueApRadio6GHzSettingsAllowedOutdoorChannels>,
+    >,
+    /// `bssMinRate6G`
+    ///
+    /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
+    pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsBssMinRate6G>,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<VenueApRadio6GHzSettingsChannelBandwidth>,
+    /// `enableAfc`
+    ///
+    /// Wire name `enableAfc`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
+    pub enable_afc: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `method`
+    ///
+    /// Wire name `method`; `VenueApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VenueApRadio6GHzSettingsMethod>,
+    /// `mgmtTxRate6G`
+    ///
+    /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
+    pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsMgmtTxRate6G>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `scanInterval`
+    ///
+    /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
+    pub scan_interval: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `VenueApRadio6GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<VenueApRadio6GHzSettingsTxPower>,
+    /// `venueHeight`
+    ///
+    /// Wire name `venueHeight`; `VenueHeight`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
+    #[serde(rename = "venueHeight", default, skip_serializing_if = "Option::is_none")]
+    pub venue_height: Option<VenueHeight>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadio6GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            allowed_indoor_channels: None,
+            allowed_outdoor_channels: None,
+            bss_min_rate6_g: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            enable_afc: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting: None,
+            method: None,
+            mgmt_tx_rate6_g: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_uplink_rate_limiting: None,
+            scan_interval: None,
+            tx_power: None,
+            venue_height: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    ) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `allowedIndoorChannels`.
+    pub fn with_allowed_indoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedIndoorChannels>>,
+    ) -> Self {
+        self.allowed_indoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `allowedOutdoorChannels`.
+    pub fn with_allowed_outdoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedOutdoorChannels>>,
+    ) -> Self {
+        self.allowed_outdoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `bssMinRate6G`.
+    pub fn with_bss_min_rate6_g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsBssMinRate6G>,
+    ) -> Self {
+        self.bss_min_rate6_g = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `enableAfc`.
+    pub fn with_enable_afc(mut self, value: impl Into<bool>) -> Self {
+        self.enable_afc = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsMethod>,
+    ) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `mgmtTxRate6G`.
+    pub fn with_mgmt_tx_rate6_g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsMgmtTxRate6G>,
+    ) -> Self {
+        self.mgmt_tx_rate6_g = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `scanInterval`.
+    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
+        self.scan_interval = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+    /// Sets `venueHeight`.
+    pub fn with_venue_height(mut self, value: impl Into<VenueHeight>) -> Self {
+        self.venue_height = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio6 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsAllowedChannels {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsAllowedIndoorChannels {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsAllowedIndoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsAllowedIndoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedIndoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsAllowedIndoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedIndoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings allowed outdoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsAllowedOutdoorChannels {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsAllowedOutdoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings bss min rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsBssMinRate6G {
+    /// `HE_MCS_0`
+    HeMcs0,
+    /// `HE_MCS_1`
+    HeMcs1,
+    /// `HE_MCS_2`
+    HeMcs2,
+    /// `HE_MCS_3`
+    HeMcs3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsBssMinRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::HeMcs0 => "HE_MCS_0",
+            Self::HeMcs1 => "HE_MCS_1",
+            Self::HeMcs2 => "HE_MCS_2",
+            Self::HeMcs3 => "HE_MCS_3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsBssMinRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "HE_MCS_0" => Self::HeMcs0,
+            "HE_MCS_1" => Self::HeMcs1,
+            "HE_MCS_2" => Self::HeMcs2,
+            "HE_MCS_3" => Self::HeMcs3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsBssMinRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsBssMinRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsBssMinRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings mgmt tx rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsMgmtTxRate6G {
+    /// `6`
+    V6,
+    /// `9`
+    V9,
+    /// `12`
+    V12,
+    /// `18`
+    V18,
+    /// `24`
+    V24,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsMgmtTxRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V6 => "6",
+            Self::V9 => "9",
+            Self::V12 => "12",
+            Self::V18 => "18",
+            Self::V24 => "24",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsMgmtTxRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "6" => Self::V6,
+            "9" => Self::V9,
+            "12" => Self::V12,
+            "18" => Self::V18,
+            "24" => Self::V24,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsMgmtTxRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsMgmtTxRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsMgmtTxRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsTxPower {
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadio6GHzSettingsV1 {
+    /// `allowedChannels`
+    ///
+    /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsV1AllowedChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(
+        rename = "allowedChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsV1AllowedChannels>>,
+    /// `bssMinRate6G`
+    ///
+    /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsV1BssMinRate6G`; optional; default: HE_MCS_0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
+    pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsV1BssMinRate6G>,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsV1ChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<VenueApRadio6GHzSettingsV1ChannelBandwidth>,
+    /// `enableAfc`
+    ///
+    /// Wire name `enableAfc`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
+    pub enable_afc: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `method`
+    ///
+    /// Wire name `method`; `VenueApRadio6GHzSettingsV1Method`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VenueApRadio6GHzSettingsV1Method>,
+    /// `mgmtTxRate6G`
+    ///
+    /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsV1MgmtTxRate6G`; optional; default: _6.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
+    pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `scanInterval`
+    ///
+    /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
+    pub scan_interval: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `VenueApRadio6GHzSettingsV1TxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<VenueApRadio6GHzSettingsV1TxPower>,
+    /// `venueHeight`
+    ///
+    /// Wire name `venueHeight`; `VenueHeight`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
+    #[serde(rename = "venueHeight", default, skip_serializing_if = "Option::is_none")]
+    pub venue_height: Option<VenueHeight>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadio6GHzSettingsV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_channels: None,
+            bss_min_rate6_g: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            enable_afc: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting: None,
+            method: None,
+            mgmt_tx_rate6_g: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_uplink_rate_limiting: None,
+            scan_interval: None,
+            tx_power: None,
+            venue_height: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedChannels`.
+    pub fn with_allowed_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadio6GHzSettingsV1AllowedChannels>>,
+    ) -> Self {
+        self.allowed_channels = Some(value.into());
+        self
+    }
+    /// Sets `bssMinRate6G`.
+    pub fn with_bss_min_rate6_g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsV1BssMinRate6G>,
+    ) -> Self {
+        self.bss_min_rate6_g = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsV1ChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `enableAfc`.
+    pub fn with_enable_afc(mut self, value: impl Into<bool>) -> Self {
+        self.enable_afc = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsV1Method>,
+    ) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `mgmtTxRate6G`.
+    pub fn with_mgmt_tx_rate6_g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
+    ) -> Self {
+        self.mgmt_tx_rate6_g = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `scanInterval`.
+    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
+        self.scan_interval = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsV1TxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+    /// Sets `venueHeight`.
+    pub fn with_venue_height(mut self, value: impl Into<VenueHeight>) -> Self {
+        self.venue_height = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio6 g hz settings v1 allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsV1AllowedChannels {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsV1AllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsV1AllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsV1AllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1AllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1AllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings v1 bss min rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsV1BssMinRate6G {
+    /// `HE_MCS_0`
+    HeMcs0,
+    /// `HE_MCS_1`
+    HeMcs1,
+    /// `HE_MCS_2`
+    HeMcs2,
+    /// `HE_MCS_3`
+    HeMcs3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsV1BssMinRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::HeMcs0 => "HE_MCS_0",
+            Self::HeMcs1 => "HE_MCS_1",
+            Self::HeMcs2 => "HE_MCS_2",
+            Self::HeMcs3 => "HE_MCS_3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsV1BssMinRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "HE_MCS_0" => Self::HeMcs0,
+            "HE_MCS_1" => Self::HeMcs1,
+            "HE_MCS_2" => Self::HeMcs2,
+            "HE_MCS_3" => Self::HeMcs3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsV1BssMinRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1BssMinRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1BssMinRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings v1 channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsV1ChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsV1ChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsV1ChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsV1ChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1ChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1ChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings v1 method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsV1Method {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsV1Method {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsV1Method {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsV1Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1Method {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1Method {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings v1 mgmt tx rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsV1MgmtTxRate6G {
+    /// `6`
+    V6,
+    /// `9`
+    V9,
+    /// `12`
+    V12,
+    /// `18`
+    V18,
+    /// `24`
+    V24,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsV1MgmtTxRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V6 => "6",
+            Self::V9 => "9",
+            Self::V12 => "12",
+            Self::V18 => "18",
+            Self::V24 => "24",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "6" => Self::V6,
+            "9" => Self::V9,
+            "12" => Self::V12,
+            "18" => Self::V18,
+            "24" => Self::V24,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio6 g hz settings v1 tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsV1TxPower {
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadio6GHzSettingsV1TxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadio6GHzSettingsV1TxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadio6GHzSettingsV1TxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1TxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1TxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio dual5 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadioDual5GHzSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `inheritParamsLower5G`
+    ///
+    /// Wire name `inheritParamsLower5G`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
+    #[serde(
+        rename = "inheritParamsLower5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub inherit_params_lower5_g: Option<bool>,
+    /// `inheritParamsUpper5G`
+    ///
+    /// Wire name `inheritParamsUpper5G`; `boolean`; optional; default: true.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
+    #[serde(
+        rename = "inheritParamsUpper5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub inherit_params_upper5_g: Option<bool>,
+    /// `radioParamsLower5G`
+    ///
+    /// Wire name `radioParamsLower5G`; `VenueApRadioLower5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
+    #[serde(
+        rename = "radioParamsLower5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_params_lower5_g: Option<VenueApRadioLower5GHzSettings>,
+    /// `radioParamsUpper5G`
+    ///
+    /// Wire name `radioParamsUpper5G`; `VenueApRadioUpper5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
+    #[serde(
+        rename = "radioParamsUpper5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadioDual5GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            inherit_params_lower5_g: None,
+            inherit_params_upper5_g: None,
+            radio_params_lower5_g: None,
+            radio_params_upper5_g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `inheritParamsLower5G`.
+    pub fn with_inherit_params_lower5_g(mut self, value: impl Into<bool>) -> Self {
+        self.inherit_params_lower5_g = Some(value.into());
+        self
+    }
+    /// Sets `inheritParamsUpper5G`.
+    pub fn with_inherit_params_upper5_g(mut self, value: impl Into<bool>) -> Self {
+        self.inherit_params_upper5_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsLower5G`.
+    pub fn with_radio_params_lower5_g(
+        mut self,
+        value: impl Into<VenueApRadioLower5GHzSettings>,
+    ) -> Self {
+        self.radio_params_lower5_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsUpper5G`.
+    pub fn with_radio_params_upper5_g(
+        mut self,
+        value: impl Into<VenueApRadioUpper5GHzSettings>,
+    ) -> Self {
+        self.radio_params_upper5_g = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio lower5 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadioLower5GHzSettings {
+    /// `allowedIndoorChannels`
+    ///
+    /// Wire name `allowedIndoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(
+        rename = "allowedIndoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_indoor_channels: Option<
+        Vec<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>,
+    >,
+    /// `allowedOutdoorChannels`
+    ///
+    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(
+        rename = "allowedOutdoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_outdoor_channels: Option<
+        Vec<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>,
+    >,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `VenueApRadioLower5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<VenueApRadioLower5GHzSettingsChannelBandwidth>,
+    /// `method`
+    ///
+    /// Wire name `method`; `VenueApRadioLower5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VenueApRadioLower5GHzSettingsMethod>,
+    /// `scanInterval`
+    ///
+    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
+    pub scan_interval: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `VenueApRadioLower5GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<VenueApRadioLower5GHzSettingsTxPower>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadioLower5GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_indoor_channels: None,
+            allowed_outdoor_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            method: None,
+            scan_interval: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedIndoorChannels`.
+    pub fn with_allowed_indoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>>,
+    ) -> Self {
+        self.allowed_indoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `allowedOutdoorChannels`.
+    pub fn with_allowed_outdoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>>,
+    ) -> Self {
+        self.allowed_outdoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<VenueApRadioLower5GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(
+        mut self,
+        value: impl Into<VenueApRadioLower5GHzSettingsMethod>,
+    ) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `scanInterval`.
+    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
+        self.scan_interval = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<VenueApRadioLower5GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio lower5 g hz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio lower5 g hz settings allowed outdoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio lower5 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioLower5GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioLower5GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioLower5GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioLower5GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioLower5GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio lower5 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioLower5GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioLower5GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioLower5GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioLower5GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioLower5GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio lower5 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioLower5GHzSettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioLower5GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioLower5GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioLower5GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioLower5GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadioSettings {
+    /// `radioParams24G`
+    ///
+    /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+    #[serde(rename = "radioParams24G", default, skip_serializing_if = "Option::is_none")]
+    pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
+    /// `radioParams50G`
+    ///
+    /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+    #[serde(rename = "radioParams50G", default, skip_serializing_if = "Option::is_none")]
+    pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
+    /// `radioParams6G`
+    ///
+    /// Wire name `radioParams6G`; `VenueApRadio6GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+    #[serde(rename = "radioParams6G", default, skip_serializing_if = "Option::is_none")]
+    pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
+    /// `radioParamsDual5G`
+    ///
+    /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
+    #[serde(
+        rename = "radioParamsDual5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadioSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            radio_params24_g: None,
+            radio_params50_g: None,
+            radio_params6_g: None,
+            radio_params_dual5_g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `radioParams24G`.
+    pub fn with_radio_params24_g(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettings>,
+    ) -> Self {
+        self.radio_params24_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams50G`.
+    pub fn with_radio_params50_g(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params50_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams6G`.
+    pub fn with_radio_params6_g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettings>,
+    ) -> Self {
+        self.radio_params6_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsDual5G`.
+    pub fn with_radio_params_dual5_g(
+        mut self,
+        value: impl Into<VenueApRadioDual5GHzSettings>,
+    ) -> Self {
+        self.radio_params_dual5_g = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio settings v1, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadioSettingsV1 {
+    /// `radioParams24G`
+    ///
+    /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
+    #[serde(rename = "radioParams24G", default, skip_serializing_if = "Option::is_none")]
+    pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
+    /// `radioParams50G`
+    ///
+    /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
+    #[serde(rename = "radioParams50G", default, skip_serializing_if = "Option::is_none")]
+    pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
+    /// `radioParams6G`
+    ///
+    /// Wire name `radioParams6G`; `VenueApRadio6GHzSettingsV1`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
+    #[serde(rename = "radioParams6G", default, skip_serializing_if = "Option::is_none")]
+    pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
+    /// `radioParamsDual5G`
+    ///
+    /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
+    #[serde(
+        rename = "radioParamsDual5G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadioSettingsV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            radio_params24_g: None,
+            radio_params50_g: None,
+            radio_params6_g: None,
+            radio_params_dual5_g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `radioParams24G`.
+    pub fn with_radio_params24_g(
+        mut self,
+        value: impl Into<VenueApRadio24GHzSettings>,
+    ) -> Self {
+        self.radio_params24_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams50G`.
+    pub fn with_radio_params50_g(
+        mut self,
+        value: impl Into<VenueApRadio5GHzSettings>,
+    ) -> Self {
+        self.radio_params50_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParams6G`.
+    pub fn with_radio_params6_g(
+        mut self,
+        value: impl Into<VenueApRadio6GHzSettingsV1>,
+    ) -> Self {
+        self.radio_params6_g = Some(value.into());
+        self
+    }
+    /// Sets `radioParamsDual5G`.
+    pub fn with_radio_params_dual5_g(
+        mut self,
+        value: impl Into<VenueApRadioDual5GHzSettings>,
+    ) -> Self {
+        self.radio_params_dual5_g = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio upper5 g hz settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadioUpper5GHzSettings {
+    /// `allowedIndoorChannels`
+    ///
+    /// Wire name `allowedIndoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(
+        rename = "allowedIndoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_indoor_channels: Option<
+        Vec<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>,
+    >,
+    /// `allowedOutdoorChannels`
+    ///
+    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(
+        rename = "allowedOutdoorChannels",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allowed_outdoor_channels: Option<
+        Vec<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>,
+    >,
+    /// `changeInterval`
+    ///
+    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
+    pub change_interval: Option<i64>,
+    /// `channelBandwidth`
+    ///
+    /// Wire name `channelBandwidth`; `VenueApRadioUpper5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(
+        rename = "channelBandwidth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub channel_bandwidth: Option<VenueApRadioUpper5GHzSettingsChannelBandwidth>,
+    /// `method`
+    ///
+    /// Wire name `method`; `VenueApRadioUpper5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VenueApRadioUpper5GHzSettingsMethod>,
+    /// `scanInterval`
+    ///
+    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
+    pub scan_interval: Option<i64>,
+    /// `txPower`
+    ///
+    /// Wire name `txPower`; `VenueApRadioUpper5GHzSettingsTxPower`; optional; default: MAX.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
+    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
+    pub tx_power: Option<VenueApRadioUpper5GHzSettingsTxPower>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadioUpper5GHzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            allowed_indoor_channels: None,
+            allowed_outdoor_channels: None,
+            change_interval: None,
+            channel_bandwidth: None,
+            method: None,
+            scan_interval: None,
+            tx_power: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `allowedIndoorChannels`.
+    pub fn with_allowed_indoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>>,
+    ) -> Self {
+        self.allowed_indoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `allowedOutdoorChannels`.
+    pub fn with_allowed_outdoor_channels(
+        mut self,
+        value: impl Into<Vec<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>>,
+    ) -> Self {
+        self.allowed_outdoor_channels = Some(value.into());
+        self
+    }
+    /// Sets `changeInterval`.
+    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
+        self.change_interval = Some(value.into());
+        self
+    }
+    /// Sets `channelBandwidth`.
+    pub fn with_channel_bandwidth(
+        mut self,
+        value: impl Into<VenueApRadioUpper5GHzSettingsChannelBandwidth>,
+    ) -> Self {
+        self.channel_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `method`.
+    pub fn with_method(
+        mut self,
+        value: impl Into<VenueApRadioUpper5GHzSettingsMethod>,
+    ) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+    /// Sets `scanInterval`.
+    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
+        self.scan_interval = Some(value.into());
+        self
+    }
+    /// Sets `txPower`.
+    pub fn with_tx_power(
+        mut self,
+        value: impl Into<VenueApRadioUpper5GHzSettingsTxPower>,
+    ) -> Self {
+        self.tx_power = Some(value.into());
+        self
+    }
+}
+/// Venue ap radio upper5 g hz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio upper5 g hz settings allowed outdoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio upper5 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioUpper5GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioUpper5GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioUpper5GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioUpper5GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioUpper5GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio upper5 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioUpper5GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioUpper5GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioUpper5GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioUpper5GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioUpper5GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radio upper5 g hz settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadioUpper5GHzSettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadioUpper5GHzSettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadioUpper5GHzSettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadioUpper5GHzSettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadioUpper5GHzSettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radius option settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRadiusOptionSettings {
+    /// `calledStationIdType`
+    ///
+    /// Wire name `calledStationIdType`; `VenueApRadiusOptionSettingsCalledStationIdType`; optional; default: BSSID.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(
+        rename = "calledStationIdType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub called_station_id_type: Option<VenueApRadiusOptionSettingsCalledStationIdType>,
+    /// `nasIdDelimiter`
+    ///
+    /// Wire name `nasIdDelimiter`; `VenueApRadiusOptionSettingsNasIdDelimiter`; optional; default: DASH.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(rename = "nasIdDelimiter", default, skip_serializing_if = "Option::is_none")]
+    pub nas_id_delimiter: Option<VenueApRadiusOptionSettingsNasIdDelimiter>,
+    /// `nasIdType`
+    ///
+    /// Wire name `nasIdType`; `VenueApRadiusOptionSettingsNasIdType`; optional; default: BSSID.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(rename = "nasIdType", default, skip_serializing_if = "Option::is_none")]
+    pub nas_id_type: Option<VenueApRadiusOptionSettingsNasIdType>,
+    /// `nasMaxRetry`
+    ///
+    /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(rename = "nasMaxRetry", default, skip_serializing_if = "Option::is_none")]
+    pub nas_max_retry: Option<i64>,
+    /// `nasReconnectPrimaryMin`
+    ///
+    /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(
+        rename = "nasReconnectPrimaryMin",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nas_reconnect_primary_min: Option<i64>,
+    /// `nasRequestTimeoutSec`
+    ///
+    /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(
+        rename = "nasRequestTimeoutSec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nas_request_timeout_sec: Option<i64>,
+    /// `overrideEnabled`
+    ///
+    /// Wire name `overrideEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(
+        rename = "overrideEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub override_enabled: Option<bool>,
+    /// `singleSessionIdAccounting`
+    ///
+    /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(
+        rename = "singleSessionIdAccounting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub single_session_id_accounting: Option<bool>,
+    /// `userDefinedNasId`
+    ///
+    /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
+    #[serde(
+        rename = "userDefinedNasId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_defined_nas_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRadiusOptionSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            called_station_id_type: None,
+            nas_id_delimiter: None,
+            nas_id_type: None,
+            nas_max_retry: None,
+            nas_reconnect_primary_min: None,
+            nas_request_timeout_sec: None,
+            override_enabled: None,
+            single_session_id_accounting: None,
+            user_defined_nas_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `calledStationIdType`.
+    pub fn with_called_station_id_type(
+        mut self,
+        value: impl Into<VenueApRadiusOptionSettingsCalledStationIdType>,
+    ) -> Self {
+        self.called_station_id_type = Some(value.into());
+        self
+    }
+    /// Sets `nasIdDelimiter`.
+    pub fn with_nas_id_delimiter(
+        mut self,
+        value: impl Into<VenueApRadiusOptionSettingsNasIdDelimiter>,
+    ) -> Self {
+        self.nas_id_delimiter = Some(value.into());
+        self
+    }
+    /// Sets `nasIdType`.
+    pub fn with_nas_id_type(
+        mut self,
+        value: impl Into<VenueApRadiusOptionSettingsNasIdType>,
+    ) -> Self {
+        self.nas_id_type = Some(value.into());
+        self
+    }
+    /// Sets `nasMaxRetry`.
+    pub fn with_nas_max_retry(mut self, value: impl Into<i64>) -> Self {
+        self.nas_max_retry = Some(value.into());
+        self
+    }
+    /// Sets `nasReconnectPrimaryMin`.
+    pub fn with_nas_reconnect_primary_min(mut self, value: impl Into<i64>) -> Self {
+        self.nas_reconnect_primary_min = Some(value.into());
+        self
+    }
+    /// Sets `nasRequestTimeoutSec`.
+    pub fn with_nas_request_timeout_sec(mut self, value: impl Into<i64>) -> Self {
+        self.nas_request_timeout_sec = Some(value.into());
+        self
+    }
+    /// Sets `overrideEnabled`.
+    pub fn with_override_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.override_enabled = Some(value.into());
+        self
+    }
+    /// Sets `singleSessionIdAccounting`.
+    pub fn with_single_session_id_accounting(mut self, value: impl Into<bool>) -> Self {
+        self.single_session_id_accounting = Some(value.into());
+        self
+    }
+    /// Sets `userDefinedNasId`.
+    pub fn with_user_defined_nas_id(mut self, value: impl Into<String>) -> Self {
+        self.user_defined_nas_id = Some(value.into());
+        self
+    }
+}
+/// Venue ap radius option settings called station id type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadiusOptionSettingsCalledStationIdType {
+    /// `BSSID`
+    Bssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `NONE`
+    None,
+    /// `AP_GROUP`
+    ApGroup,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadiusOptionSettingsCalledStationIdType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Bssid => "BSSID",
+            Self::ApMac => "AP_MAC",
+            Self::None => "NONE",
+            Self::ApGroup => "AP_GROUP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadiusOptionSettingsCalledStationIdType {
+    fn from(s: &str) -> Self {
+        match s {
+            "BSSID" => Self::Bssid,
+            "AP_MAC" => Self::ApMac,
+            "NONE" => Self::None,
+            "AP_GROUP" => Self::ApGroup,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadiusOptionSettingsCalledStationIdType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadiusOptionSettingsCalledStationIdType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsCalledStationIdType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radius option settings nas id delimiter: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadiusOptionSettingsNasIdDelimiter {
+    /// `DASH`
+    Dash,
+    /// `COLON`
+    Colon,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadiusOptionSettingsNasIdDelimiter {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dash => "DASH",
+            Self::Colon => "COLON",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadiusOptionSettingsNasIdDelimiter {
+    fn from(s: &str) -> Self {
+        match s {
+            "DASH" => Self::Dash,
+            "COLON" => Self::Colon,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadiusOptionSettingsNasIdDelimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadiusOptionSettingsNasIdDelimiter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsNasIdDelimiter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap radius option settings nas id type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadiusOptionSettingsNasIdType {
+    /// `USER`
+    User,
+    /// `BSSID`
+    Bssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `VENUE_NAME`
+    VenueName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueApRadiusOptionSettingsNasIdType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::User => "USER",
+            Self::Bssid => "BSSID",
+            Self::ApMac => "AP_MAC",
+            Self::VenueName => "VENUE_NAME",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueApRadiusOptionSettingsNasIdType {
+    fn from(s: &str) -> Self {
+        match s {
+            "USER" => Self::User,
+            "BSSID" => Self::Bssid,
+            "AP_MAC" => Self::ApMac,
+            "VENUE_NAME" => Self::VenueName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueApRadiusOptionSettingsNasIdType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueApRadiusOptionSettingsNasIdType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsNasIdType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue ap reboot timeout settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApRebootTimeoutSettings {
+    /// `gatewayLossTimeout`
+    ///
+    /// Wire name `gatewayLossTimeout`; `integer`; optional; default: 1800; format: int32; maximum: 86400; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
+    #[serde(
+        rename = "gatewayLossTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gateway_loss_timeout: Option<i64>,
+    /// `serverLossTimeout`
+    ///
+    /// Wire name `serverLossTimeout`; `integer`; optional; default: 7200; format: int32; maximum: 86400; minimum: 0.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
+    #[serde(
+        rename = "serverLossTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub server_loss_timeout: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApRebootTimeoutSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            gateway_loss_timeout: None,
+            server_loss_timeout: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `gatewayLossTimeout`.
+    pub fn with_gateway_loss_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.gateway_loss_timeout = Some(value.into());
+        self
+    }
+    /// Sets `serverLossTimeout`.
+    pub fn with_server_loss_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.server_loss_timeout = Some(value.into());
+        self
+    }
+}
+/// Venue ap smart monitor settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApSmartMonitorSettings {
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `interval`
+    ///
+    /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<i64>,
+    /// `threshold`
+    ///
+    /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApSmartMonitorSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            interval: None,
+            threshold: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `interval`.
+    pub fn with_interval(mut self, value: impl Into<i64>) -> Self {
+        self.interval = Some(value.into());
+        self
+    }
+    /// Sets `threshold`.
+    pub fn with_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.threshold = Some(value.into());
+        self
+    }
+}
+/// Venue ap tls key enhanced mode settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApTlsKeyEnhancedModeSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueApTlsKeyEnhancedModeSettings {
+    /// `tlsKeyEnhancedModeEnabled`
+    ///
+    /// Wire name `tlsKeyEnhancedModeEnabled`; `boolean`; optional; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApTlsKeyEnhancedModeSettings).
+    #[serde(
+        rename = "tlsKeyEnhancedModeEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tls_key_enhanced_mode_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueApTlsKeyEnhancedModeSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tls_key_enhanced_mode_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tlsKeyEnhancedModeEnabled`.
+    pub fn with_tls_key_enhanced_mode_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.tls_key_enhanced_mode_enabled = Some(value.into());
+        self
+    }
+}
+/// Venue height, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueHeight {
+    /// `maxFloor`
+    ///
+    /// Wire name `maxFloor`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
+    #[serde(rename = "maxFloor", default, skip_serializing_if = "Option::is_none")]
+    pub max_floor: Option<i64>,
+    /// `minFloor`
+    ///
+    /// Wire name `minFloor`; `integer`; optional; format: int32.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
+    #[serde(rename = "minFloor", default, skip_serializing_if = "Option::is_none")]
+    pub min_floor: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueHeight {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            max_floor: None,
+            min_floor: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `maxFloor`.
+    pub fn with_max_floor(mut self, value: impl Into<i64>) -> Self {
+        self.max_floor = Some(value.into());
+        self
+    }
+    /// Sets `minFloor`.
+    pub fn with_min_floor(mut self, value: impl Into<i64>) -> Self {
+        self.min_floor = Some(value.into());
+        self
+    }
+}
+/// Venue response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `VenueView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<VenueView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<VenueView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Venue template, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueTemplate {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `syslogEnabled`
+    ///
+    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub syslog_enabled: Option<bool>,
+    /// `syslogPrimaryServer`
+    ///
+    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+    #[serde(
+        rename = "syslogPrimaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_primary_server: Option<String>,
+    /// `syslogSecondaryServer`
+    ///
+    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+    #[serde(
+        rename = "syslogSecondaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_secondary_server: Option<String>,
+    /// `dns`
+    ///
+    /// Wire name `dns`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<Vec<String>>,
+    /// `profileId`
+    ///
+    /// Wire name `profileId`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
+    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
+    pub profile_id: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueTemplate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            syslog_enabled: None,
+            syslog_primary_server: None,
+            syslog_secondary_server: None,
+            dns: None,
+            profile_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `syslogEnabled`.
+    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.syslog_enabled = Some(value.into());
+        self
+    }
+    /// Sets `syslogPrimaryServer`.
+    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_primary_server = Some(value.into());
+        self
+    }
+    /// Sets `syslogSecondaryServer`.
+    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `profileId`.
+    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_id = Some(value.into());
+        self
+    }
+}
+/// Venue template aaa server response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueTemplateAaaServerResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `VenueTemplateAaaServerView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<VenueTemplateAaaServerView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueTemplateAaaServerResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(
+        mut self,
+        value: impl Into<VenueTemplateAaaServerView>,
+    ) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Venue template aaa server view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueTemplateAaaServerView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `purpose`
+    ///
+    /// Wire name `purpose`; `VenueTemplateAaaServerViewPurpose`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<VenueTemplateAaaServerViewPurpose>,
+    /// `level`
+    ///
+    /// Wire name `level`; `VenueTemplateAaaServerViewLevel`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<VenueTemplateAaaServerViewLevel>,
+    /// `serverType`
+    ///
+    /// Wire name `serverType`; `VenueTemplateAaaServerViewServerType`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<VenueTemplateAaaServerViewServerType>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `acctPort`
+    ///
+    /// Wire name `acctPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
+    pub acct_port: Option<i64>,
+    /// `authPort`
+    ///
+    /// Wire name `authPort`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
+    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
+    pub auth_port: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueTemplateAaaServerView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            username: None,
+            password: None,
+            purpose: None,
+            level: None,
+            server_type: None,
+            secret: None,
+            ip: None,
+            acct_port: None,
+            auth_port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `purpose`.
+    pub fn with_purpose(
+        mut self,
+        value: impl Into<VenueTemplateAaaServerViewPurpose>,
+    ) -> Self {
+        self.purpose = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn with_level(
+        mut self,
+        value: impl Into<VenueTemplateAaaServerViewLevel>,
+    ) -> Self {
+        self.level = Some(value.into());
+        self
+    }
+    /// Sets `serverType`.
+    pub fn with_server_type(
+        mut self,
+        value: impl Into<VenueTemplateAaaServerViewServerType>,
+    ) -> Self {
+        self.server_type = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `acctPort`.
+    pub fn with_acct_port(mut self, value: impl Into<i64>) -> Self {
+        self.acct_port = Some(value.into());
+        self
+    }
+    /// Sets `authPort`.
+    pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
+        self.auth_port = Some(value.into());
+        self
+    }
+}
+/// Venue template aaa server view level: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueTemplateAaaServerViewLevel {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `READ_WRITE`
+    ReadWrite,
+    /// `PORT_CONFIG`
+    PortConfig,
+    /// `READ_ONLY`
+    ReadOnly,
+    /// `LEVEL_NONE`
+    LevelNone,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueTemplateAaaServerViewLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::ReadWrite => "READ_WRITE",
+            Self::PortConfig => "PORT_CONFIG",
+            Self::ReadOnly => "READ_ONLY",
+            Self::LevelNone => "LEVEL_NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueTemplateAaaServerViewLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "READ_WRITE" => Self::ReadWrite,
+            "PORT_CONFIG" => Self::PortConfig,
+            "READ_ONLY" => Self::ReadOnly,
+            "LEVEL_NONE" => Self::LevelNone,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueTemplateAaaServerViewLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueTemplateAaaServerViewLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue template aaa server view purpose: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueTemplateAaaServerViewPurpose {
+    /// `UNSPECIFIED`
+    Unspecified,
+    /// `DEFAULT`
+    Default,
+    /// `AUTHENTICATION_ONLY`
+    AuthenticationOnly,
+    /// `AUTHORIZATION_ONLY`
+    AuthorizationOnly,
+    /// `ACCOUNTING_ONLY`
+    AccountingOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueTemplateAaaServerViewPurpose {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unspecified => "UNSPECIFIED",
+            Self::Default => "DEFAULT",
+            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
+            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
+            Self::AccountingOnly => "ACCOUNTING_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueTemplateAaaServerViewPurpose {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNSPECIFIED" => Self::Unspecified,
+            "DEFAULT" => Self::Default,
+            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
+            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
+            "ACCOUNTING_ONLY" => Self::AccountingOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueTemplateAaaServerViewPurpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueTemplateAaaServerViewPurpose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewPurpose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue template aaa server view server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueTemplateAaaServerViewServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl VenueTemplateAaaServerViewServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for VenueTemplateAaaServerViewServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for VenueTemplateAaaServerViewServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for VenueTemplateAaaServerViewServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Venue template view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueTemplateView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `dns`
+    ///
+    /// Wire name `dns`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<Vec<String>>,
+    /// `syslogEnabled`
+    ///
+    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub syslog_enabled: Option<bool>,
+    /// `syslogPrimaryServer`
+    ///
+    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(
+        rename = "syslogPrimaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_primary_server: Option<String>,
+    /// `syslogSecondaryServer`
+    ///
+    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(
+        rename = "syslogSecondaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_secondary_server: Option<String>,
+    /// `cliApplied`
+    ///
+    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
+    pub cli_applied: Option<bool>,
+    /// `profileId`
+    ///
+    /// Wire name `profileId`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
+    pub profile_id: Option<Vec<String>>,
+    /// `switchProfileIds`
+    ///
+    /// Wire name `switchProfileIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(
+        rename = "switchProfileIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_profile_ids: Option<Vec<String>>,
+    /// `switchCliProfileIds`
+    ///
+    /// Wire name `switchCliProfileIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
+    #[serde(
+        rename = "switchCliProfileIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_cli_profile_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueTemplateView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            dns: None,
+            syslog_enabled: None,
+            syslog_primary_server: None,
+            syslog_secondary_server: None,
+            cli_applied: None,
+            profile_id: None,
+            switch_profile_ids: None,
+            switch_cli_profile_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `syslogEnabled`.
+    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.syslog_enabled = Some(value.into());
+        self
+    }
+    /// Sets `syslogPrimaryServer`.
+    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_primary_server = Some(value.into());
+        self
+    }
+    /// Sets `syslogSecondaryServer`.
+    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `cliApplied`.
+    pub fn with_cli_applied(mut self, value: impl Into<bool>) -> Self {
+        self.cli_applied = Some(value.into());
+        self
+    }
+    /// Sets `profileId`.
+    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_id = Some(value.into());
+        self
+    }
+    /// Sets `switchProfileIds`.
+    pub fn with_switch_profile_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_profile_ids = Some(value.into());
+        self
+    }
+    /// Sets `switchCliProfileIds`.
+    pub fn with_switch_cli_profile_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_cli_profile_ids = Some(value.into());
+        self
+    }
+}
+/// Venue template view2, with the fields the official description lists.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueTemplateView2 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    pub name: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `address`
+    ///
+    /// Wire name `address`; `VenueAddress`; required.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    pub address: VenueAddress,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `array<string>`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// `isTemplate`
+    ///
+    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
+    pub is_template: Option<bool>,
+    /// `templateVersion`
+    ///
+    /// Wire name `templateVersion`; `integer`; optional.
+    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
+    #[serde(
+        rename = "templateVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_version: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueTemplateView2 {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, address: VenueAddress) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            address,
+            tags: None,
+            is_template: None,
+            template_version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
+        self
+    }
+    /// Sets `templateVersion`.
+    pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
+        self.template_version = Some(value.into());
+        self
+    }
+}
+/// Venue v1, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueV1 {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `dns`
+    ///
+    /// Wire name `dns`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<Vec<String>>,
+    /// `switchLoginUsername`
+    ///
+    /// Wire name `switchLoginUsername`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(
+        rename = "switchLoginUsername",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_login_username: Option<String>,
+    /// `switchLoginPassword`
+    ///
+    /// Wire name `switchLoginPassword`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(
+        rename = "switchLoginPassword",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_login_password: Option<ruckus_one_runtime::Secret>,
+    /// `syslogEnabled`
+    ///
+    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub syslog_enabled: Option<bool>,
+    /// `syslogPrimaryServer`
+    ///
+    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(
+        rename = "syslogPrimaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_primary_server: Option<String>,
+    /// `syslogSecondaryServer`
+    ///
+    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(
+        rename = "syslogSecondaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_secondary_server: Option<String>,
+    /// `cliApplied`
+    ///
+    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
+    pub cli_applied: Option<bool>,
+    /// `profileId`
+    ///
+    /// Wire name `profileId`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
+    pub profile_id: Option<Vec<String>>,
+    /// `switchProfileIds`
+    ///
+    /// Wire name `switchProfileIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(
+        rename = "switchProfileIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_profile_ids: Option<Vec<String>>,
+    /// `switchCliProfileIds`
+    ///
+    /// Wire name `switchCliProfileIds`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
+    #[serde(
+        rename = "switchCliProfileIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_cli_profile_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            dns: None,
+            switch_login_username: None,
+            switch_login_password: None,
+            syslog_enabled: None,
+            syslog_primary_server: None,
+            syslog_secondary_server: None,
+            cli_applied: None,
+            profile_id: None,
+            switch_profile_ids: None,
+            switch_cli_profile_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `switchLoginUsername`.
+    pub fn with_switch_login_username(mut self, value: impl Into<String>) -> Self {
+        self.switch_login_username = Some(value.into());
+        self
+    }
+    /// Sets `switchLoginPassword`.
+    pub fn with_switch_login_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.switch_login_password = Some(value.into());
+        self
+    }
+    /// Sets `syslogEnabled`.
+    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.syslog_enabled = Some(value.into());
+        self
+    }
+    /// Sets `syslogPrimaryServer`.
+    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_primary_server = Some(value.into());
+        self
+    }
+    /// Sets `syslogSecondaryServer`.
+    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `cliApplied`.
+    pub fn with_cli_applied(mut self, value: impl Into<bool>) -> Self {
+        self.cli_applied = Some(value.into());
+        self
+    }
+    /// Sets `profileId`.
+    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_id = Some(value.into());
+        self
+    }
+    /// Sets `switchProfileIds`.
+    pub fn with_switch_profile_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_profile_ids = Some(value.into());
+        self
+    }
+    /// Sets `switchCliProfileIds`.
+    pub fn with_switch_cli_profile_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.switch_cli_profile_ids = Some(value.into());
+        self
+    }
+}
+/// Venue view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `dns`
+    ///
+    /// Wire name `dns`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns: Option<Vec<String>>,
+    /// `syslogEnabled`
+    ///
+    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub syslog_enabled: Option<bool>,
+    /// `syslogPrimaryServer`
+    ///
+    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(
+        rename = "syslogPrimaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_primary_server: Option<String>,
+    /// `syslogSecondaryServer`
+    ///
+    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(
+        rename = "syslogSecondaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub syslog_secondary_server: Option<String>,
+    /// `cliApplied`
+    ///
+    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
+    pub cli_applied: Option<bool>,
+    /// `profileId`
+    ///
+    /// Wire name `profileId`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
+    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
+    pub profile_id: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            dns: None,
+            syslog_enabled: None,
+            syslog_primary_server: None,
+            syslog_secondary_server: None,
+            cli_applied: None,
+            profile_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `syslogEnabled`.
+    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.syslog_enabled = Some(value.into());
+        self
+    }
+    /// Sets `syslogPrimaryServer`.
+    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_primary_server = Some(value.into());
+        self
+    }
+    /// Sets `syslogSecondaryServer`.
+    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `cliApplied`.
+    pub fn with_cli_applied(mut self, value: impl Into<bool>) -> Self {
+        self.cli_applied = Some(value.into());
+        self
+    }
+    /// Sets `profileId`.
+    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_id = Some(value.into());
+        self
+    }
+}
+/// Viewmodel device, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelDevice {
+    /// `isMeshEnable`
+    ///
+    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
+    pub is_mesh_enable: Option<bool>,
+    /// `downLinkCount`
+    ///
+    /// Wire name `downLinkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
+    pub down_link_count: Option<i64>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `crtTime`
+    ///
+    /// Wire name `crtTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
+    pub crt_time: Option<String>,
+    /// `lastUpdTime`
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_upd_time: Option<String>,
+    /// `lastSeenTime`
+    ///
+    /// Wire name `lastSeenTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_seen_time: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `fwVersion`
+    ///
+    /// Wire name `fwVersion`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
+    pub fw_version: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `apGroupId`
+    ///
+    /// Wire name `apGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_id: Option<String>,
+    /// `apGroupName`
+    ///
+    /// Wire name `apGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_name: Option<String>,
+    /// `wlanGroup24GId`
+    ///
+    /// Wire name `wlanGroup24GId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group24_g_id: Option<String>,
+    /// `wlanGroup5GId`
+    ///
+    /// Wire name `wlanGroup5GId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group5_g_id: Option<String>,
+    /// `wlanGroups`
+    ///
+    /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_groups: Option<Vec<WlanGroup>>,
+    /// `configStatus`
+    ///
+    /// Wire name `configStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
+    pub config_status: Option<String>,
+    /// `connectionStatus`
+    ///
+    /// Wire name `connectionStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "connectionStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connection_status: Option<String>,
+    /// `deviceStatus`
+    ///
+    /// Wire name `deviceStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
+    pub device_status: Option<String>,
+    /// `deviceStatusSeverity`
+    ///
+    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "deviceStatusSeverity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_status_severity: Option<String>,
+    /// `IP`
+    ///
+    /// Wire name `IP`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `extIp`
+    ///
+    /// Wire name `extIp`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
+    pub ext_ip: Option<String>,
+    /// `externalPort`
+    ///
+    /// Wire name `externalPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
+    pub external_port: Option<String>,
+    /// `apMac`
+    ///
+    /// Wire name `apMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
+    pub ap_mac: Option<String>,
+    /// `apStatusData`
+    ///
+    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
+    pub ap_status_data: Option<ApStatusData>,
+    /// `uplink`
+    ///
+    /// Wire name `uplink`; `array<UpLink>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink: Option<Vec<UpLink>>,
+    /// `downlink.downMac`
+    ///
+    /// Wire name `downlink.downMac`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "downlink.downMac",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_down_mac: Option<Vec<String>>,
+    /// `downlink.rssi`
+    ///
+    /// Wire name `downlink.rssi`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_rssi: Option<Vec<i64>>,
+    /// `downlink.type`
+    ///
+    /// Wire name `downlink.type`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_type: Option<Vec<i64>>,
+    /// `uplink.upMac`
+    ///
+    /// Wire name `uplink.upMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_up_mac: Option<String>,
+    /// `uplink.rssi`
+    ///
+    /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_rssi: Option<i64>,
+    /// `uplink.type`
+    ///
+    /// Wire name `uplink.type`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_type: Option<Vec<i64>>,
+    /// `meshRole`
+    ///
+    /// Wire name `meshRole`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
+    pub mesh_role: Option<String>,
+    /// `hops`
+    ///
+    /// Wire name `hops`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hops: Option<i64>,
+    /// `deviceGroupId`
+    ///
+    /// Wire name `deviceGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub device_group_id: Option<String>,
+    /// `floorplanId`
+    ///
+    /// Wire name `floorplanId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
+    pub floorplan_id: Option<String>,
+    /// `xPercent`
+    ///
+    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
+    pub x_percent: Option<f64>,
+    /// `yPercent`
+    ///
+    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
+    pub y_percent: Option<f64>,
+    /// `clients`
+    ///
+    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<i64>,
+    /// `downlinkCount`
+    ///
+    /// Wire name `downlinkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
+    pub downlink_count: Option<i64>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `deviceGroupName`
+    ///
+    /// Wire name `deviceGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "deviceGroupName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_group_name: Option<String>,
+    /// `deviceModelType`
+    ///
+    /// Wire name `deviceModelType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "deviceModelType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_model_type: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchSerialNumber`
+    ///
+    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "switchSerialNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_serial_number: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchPort`
+    ///
+    /// Wire name `switchPort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
+    pub switch_port: Option<String>,
+    /// `latitude`
+    ///
+    /// Wire name `latitude`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<String>,
+    /// `longitude`
+    ///
+    /// Wire name `longitude`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<String>,
+    /// `poePort`
+    ///
+    /// Wire name `poePort`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
+    pub poe_port: Option<String>,
+    /// `rogueCategory`
+    ///
+    /// Wire name `rogueCategory`; `map<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
+    pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
+    /// `deviceSessionCacheWeight`
+    ///
+    /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "deviceSessionCacheWeight",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_session_cache_weight: Option<i64>,
+    /// `healthStatus`
+    ///
+    /// Wire name `healthStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
+    pub health_status: Option<String>,
+    /// `downlinkChannel`
+    ///
+    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "downlinkChannel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub downlink_channel: Option<String>,
+    /// `uplinkChannel`
+    ///
+    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_channel: Option<String>,
+    /// `geolocationSource`
+    ///
+    /// Wire name `geolocationSource`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "geolocationSource",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub geolocation_source: Option<String>,
+    /// `apRadioDeploy`
+    ///
+    /// Wire name `apRadioDeploy`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
+    pub ap_radio_deploy: Option<String>,
+    /// `reboot`
+    ///
+    /// Wire name `reboot`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reboot: Option<bool>,
+    /// `apNeighborMacs`
+    ///
+    /// Wire name `apNeighborMacs`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
+    pub ap_neighbor_macs: Option<Vec<String>>,
+    /// `apNeighborRssis`
+    ///
+    /// Wire name `apNeighborRssis`; `array<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(
+        rename = "apNeighborRssis",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_neighbor_rssis: Option<Vec<i64>>,
+    /// `neighbors`
+    ///
+    /// Wire name `neighbors`; `array<Neighbor>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbors: Option<Vec<Neighbor>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_mesh_enable: None,
+            down_link_count: None,
+            serial_number: None,
+            tenant_id: None,
+            crt_time: None,
+            last_upd_time: None,
+            last_seen_time: None,
+            name: None,
+            description: None,
+            model: None,
+            fw_version: None,
+            venue_id: None,
+            venue_name: None,
+            ap_group_id: None,
+            ap_group_name: None,
+            wlan_group24_g_id: None,
+            wlan_group5_g_id: None,
+            wlan_groups: None,
+            config_status: None,
+            connection_status: None,
+            device_status: None,
+            device_status_severity: None,
+            ip: None,
+            ext_ip: None,
+            external_port: None,
+            ap_mac: None,
+            ap_status_data: None,
+            uplink: None,
+            downlink_down_mac: None,
+            downlink_rssi: None,
+            downlink_type: None,
+            uplink_up_mac: None,
+            uplink_rssi: None,
+            uplink_type: None,
+            mesh_role: None,
+            hops: None,
+            device_group_id: None,
+            floorplan_id: None,
+            x_percent: None,
+            y_percent: None,
+            clients: None,
+            downlink_count: None,
+            tags: None,
+            device_group_name: None,
+            device_model_type: None,
+            switch_name: None,
+            switch_serial_number: None,
+            switch_id: None,
+            switch_port: None,
+            latitude: None,
+            longitude: None,
+            poe_port: None,
+            rogue_category: None,
+            device_session_cache_weight: None,
+            health_status: None,
+            downlink_channel: None,
+            uplink_channel: None,
+            geolocation_source: None,
+            ap_radio_deploy: None,
+            reboot: None,
+            ap_neighbor_macs: None,
+            ap_neighbor_rssis: None,
+            neighbors: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `downLinkCount`.
+    pub fn with_down_link_count(mut self, value: impl Into<i64>) -> Self {
+        self.down_link_count = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `fwVersion`.
+    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
+        self.fw_version = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupName`.
+    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_name = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup24GId`.
+    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup5GId`.
+    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroups`.
+    pub fn with_wlan_groups(mut self, value: impl Into<Vec<WlanGroup>>) -> Self {
+        self.wlan_groups = Some(value.into());
+        self
+    }
+    /// Sets `configStatus`.
+    pub fn with_config_status(mut self, value: impl Into<String>) -> Self {
+        self.config_status = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(mut self, value: impl Into<String>) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatusSeverity`.
+    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.device_status_severity = Some(value.into());
+        self
+    }
+    /// Sets `IP`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `externalPort`.
+    pub fn with_external_port(mut self, value: impl Into<String>) -> Self {
+        self.external_port = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apStatusData`.
+    pub fn with_ap_status_data(mut self, value: impl Into<ApStatusData>) -> Self {
+        self.ap_status_data = Some(value.into());
+        self
+    }
+    /// Sets `uplink`.
+    pub fn with_uplink(mut self, value: impl Into<Vec<UpLink>>) -> Self {
+        self.uplink = Some(value.into());
+        self
+    }
+    /// Sets `downlink.downMac`.
+    pub fn with_downlink_down_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.downlink_down_mac = Some(value.into());
+        self
+    }
+    /// Sets `downlink.rssi`.
+    pub fn with_downlink_rssi(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `downlink.type`.
+    pub fn with_downlink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_type = Some(value.into());
+        self
+    }
+    /// Sets `uplink.upMac`.
+    pub fn with_uplink_up_mac(mut self, value: impl Into<String>) -> Self {
+        self.uplink_up_mac = Some(value.into());
+        self
+    }
+    /// Sets `uplink.rssi`.
+    pub fn with_uplink_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.uplink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `uplink.type`.
+    pub fn with_uplink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.uplink_type = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `hops`.
+    pub fn with_hops(mut self, value: impl Into<i64>) -> Self {
+        self.hops = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupId`.
+    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
+        self.device_group_id = Some(value.into());
+        self
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `downlinkCount`.
+    pub fn with_downlink_count(mut self, value: impl Into<i64>) -> Self {
+        self.downlink_count = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupName`.
+    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
+        self.device_group_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceModelType`.
+    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
+        self.device_model_type = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchPort`.
+    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
+        self.switch_port = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `poePort`.
+    pub fn with_poe_port(mut self, value: impl Into<String>) -> Self {
+        self.poe_port = Some(value.into());
+        self
+    }
+    /// Sets `rogueCategory`.
+    pub fn with_rogue_category(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, i64>>,
+    ) -> Self {
+        self.rogue_category = Some(value.into());
+        self
+    }
+    /// Sets `deviceSessionCacheWeight`.
+    pub fn with_device_session_cache_weight(mut self, value: impl Into<i64>) -> Self {
+        self.device_session_cache_weight = Some(value.into());
+        self
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(mut self, value: impl Into<String>) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `downlinkChannel`.
+    pub fn with_downlink_channel(mut self, value: impl Into<String>) -> Self {
+        self.downlink_channel = Some(value.into());
+        self
+    }
+    /// Sets `uplinkChannel`.
+    pub fn with_uplink_channel(mut self, value: impl Into<String>) -> Self {
+        self.uplink_channel = Some(value.into());
+        self
+    }
+    /// Sets `geolocationSource`.
+    pub fn with_geolocation_source(mut self, value: impl Into<String>) -> Self {
+        self.geolocation_source = Some(value.into());
+        self
+    }
+    /// Sets `apRadioDeploy`.
+    pub fn with_ap_radio_deploy(mut self, value: impl Into<String>) -> Self {
+        self.ap_radio_deploy = Some(value.into());
+        self
+    }
+    /// Sets `reboot`.
+    pub fn with_reboot(mut self, value: impl Into<bool>) -> Self {
+        self.reboot = Some(value.into());
+        self
+    }
+    /// Sets `apNeighborMacs`.
+    pub fn with_ap_neighbor_macs(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_neighbor_macs = Some(value.into());
+        self
+    }
+    /// Sets `apNeighborRssis`.
+    pub fn with_ap_neighbor_rssis(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.ap_neighbor_rssis = Some(value.into());
+        self
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(mut self, value: impl Into<Vec<Neighbor>>) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+}
+/// Wlan group, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WlanGroup {
+    /// `wlanGroupId`
+    ///
+    /// Wire name `wlanGroupId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
+    #[serde(rename = "wlanGroupId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group_id: Option<String>,
+    /// `wlanGroupName`
+    ///
+    /// Wire name `wlanGroupName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
+    #[serde(rename = "wlanGroupName", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_group_name: Option<String>,
+    /// `radioId`
+    ///
+    /// Wire name `radioId`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
+    #[serde(rename = "radioId", default, skip_serializing_if = "Option::is_none")]
+    pub radio_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WlanGroup {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            wlan_group_id: None,
+            wlan_group_name: None,
+            radio_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `wlanGroupId`.
+    pub fn with_wlan_group_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroupName`.
+    pub fn with_wlan_group_name(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group_name = Some(value.into());
+        self
+    }
+    /// Sets `radioId`.
+    pub fn with_radio_id(mut self, value: impl Into<i64>) -> Self {
+        self.radio_id = Some(value.into());
+        self
+    }
+}
+/// wireless venues: the 117 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_venues()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -755,7 +17559,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apBssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApBssColoringSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApBssColoringSettings::version`)
     pub fn get_venue_ap_bss_coloring_settings(
         &self,
@@ -777,14 +17581,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apBssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApBssColoringSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApBssColoringSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApBssColoringSettings,
     ) -> UpdateVenueApBssColoringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -803,7 +17607,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apCellularSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApCellularSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApCellularSettings::version`)
     pub fn get_venue_ap_cellular_settings(
         &self,
@@ -823,14 +17627,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apCellularSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApCellularSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApCellularSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApCellularSettings,
     ) -> UpdateVenueApCellularSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -849,7 +17653,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apClientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApClientAdmissionControlSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApClientAdmissionControlSettings::version`)
     pub fn get_venue_ap_client_admission_control_settings(
         &self,
@@ -871,14 +17675,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApClientAdmissionControlSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApClientAdmissionControlSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApClientAdmissionControlSettings,
     ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -897,7 +17701,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apDirectedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApDirectedMulticastSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDirectedMulticastSettings::version`)
     pub fn get_venue_ap_directed_multicast_settings(
         &self,
@@ -919,14 +17723,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApDirectedMulticastSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDirectedMulticastSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApDirectedMulticastSettings,
     ) -> UpdateVenueApDirectedMulticastSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -945,7 +17749,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apDosProtectionSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApDosProtectionSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDosProtectionSettings::version`)
     pub fn get_venue_ap_dos_protection_settings(
         &self,
@@ -967,14 +17771,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apDosProtectionSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApDosProtectionSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDosProtectionSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApDosProtectionSettings,
     ) -> UpdateVenueApDosProtectionSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1083,7 +17887,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apLoadBalancingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApLoadBalancingSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApLoadBalancingSettings::version`)
     pub fn get_venue_ap_load_balancing_settings(
         &self,
@@ -1105,14 +17909,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApLoadBalancingSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApLoadBalancingSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApLoadBalancingSettings,
     ) -> UpdateVenueApLoadBalancingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1131,7 +17935,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apManagementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApManagementTrafficVlanSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApManagementTrafficVlanSettings::version`)
     pub fn get_venue_ap_management_traffic_vlan_settings(
         &self,
@@ -1153,14 +17957,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApManagementTrafficVlanSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApManagementTrafficVlanSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApManagementTrafficVlanSettings,
     ) -> UpdateVenueApManagementTrafficVlanSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1179,8 +17983,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apMeshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
+    /// - Response 200: `VenueApMeshSettings`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
     pub fn get_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1192,6 +17996,26 @@ impl<'a> WirelessVenuesClient<'a> {
         );
         GetVenueApMeshSettings { req }
     }
+    /// Get venue AP mesh settings (v1).
+    ///
+    /// Reads the mesh settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apMeshSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `VenueApMeshSettingsV1`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    pub fn get_venue_ap_mesh_settings_v1(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApMeshSettingsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MESH_SETTINGS_V1,
+            &[venue_id],
+        );
+        GetVenueApMeshSettingsV1 { req }
+    }
     /// Update venue AP mesh settings.
     ///
     /// Replaces the mesh settings the venue applies to its APs.
@@ -1199,14 +18023,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apMeshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApMeshSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueApMeshSettings::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueApMeshSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApMeshSettings,
     ) -> UpdateVenueApMeshSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1216,6 +18040,30 @@ impl<'a> WirelessVenuesClient<'a> {
         req.json(body);
         UpdateVenueApMeshSettings { req }
     }
+    /// Update venue AP mesh settings (v1).
+    ///
+    /// Replaces the mesh settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apMeshSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): `VenueApMeshSettingsV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    pub fn update_venue_ap_mesh_settings_v1(
+        &self,
+        venue_id: &str,
+        body: &VenueApMeshSettingsV1,
+    ) -> UpdateVenueApMeshSettingsV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MESH_SETTINGS_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        UpdateVenueApMeshSettingsV1 { req }
+    }
     /// Get venue AP per-model antenna type settings.
     ///
     /// Reads the per-model antenna type settings the venue applies to its APs.
@@ -1223,7 +18071,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<VenueApModelAntennaTypeSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelAntennaTypeSettings::version`)
     pub fn get_venue_ap_model_antenna_type_settings(
         &self,
@@ -1245,14 +18093,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<VenueApModelAntennaTypeSettings>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelAntennaTypeSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<VenueApModelAntennaTypeSettings>,
     ) -> UpdateVenueApModelAntennaTypeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1271,7 +18119,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<VenueApModelBandModeSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelBandModeSettings::version`)
     pub fn get_venue_ap_model_band_mode_settings(
         &self,
@@ -1293,14 +18141,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<VenueApModelBandModeSettings>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelBandModeSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<VenueApModelBandModeSettings>,
     ) -> UpdateVenueApModelBandModeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1319,7 +18167,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<VenueApModelExternalAntennaSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelExternalAntennaSettings::version`)
     pub fn get_venue_ap_model_external_antenna_settings(
         &self,
@@ -1341,14 +18189,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<VenueApModelExternalAntennaSettings>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelExternalAntennaSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<VenueApModelExternalAntennaSettings>,
     ) -> UpdateVenueApModelExternalAntennaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1416,7 +18264,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apModelLedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<VenueApModelLedSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLedSettings::version`)
     pub fn get_venue_ap_model_led_settings(
         &self,
@@ -1436,14 +18284,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apModelLedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<VenueApModelLedSettings>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLedSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<VenueApModelLedSettings>,
     ) -> UpdateVenueApModelLedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1462,7 +18310,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apModelUsbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<VenueApModelUsbPortSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelUsbPortSettings::version`)
     pub fn get_venue_ap_model_usb_port_settings(
         &self,
@@ -1484,14 +18332,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `array<VenueApModelUsbPortSettings>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelUsbPortSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &Vec<VenueApModelUsbPortSettings>,
     ) -> UpdateVenueApModelUsbPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1510,7 +18358,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apMulticastDnsFencingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApMulticastDnsFencingSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApMulticastDnsFencingSettings::version`)
     pub fn get_venue_ap_multicast_dns_fencing_settings(
         &self,
@@ -1532,14 +18380,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApMulticastDnsFencingSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApMulticastDnsFencingSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApMulticastDnsFencingSettings,
     ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1559,8 +18407,8 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApRadioSettings::version`)
+    /// - Response 200: `VenueApRadioSettings`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueApRadioSettings::version`)
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -1575,6 +18423,30 @@ impl<'a> WirelessVenuesClient<'a> {
         );
         GetVenueApRadioSettings { req }
     }
+    /// Get venue AP radio settings (v1).
+    ///
+    /// Reads the radio settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apRadioSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
+    /// - Response 200: `VenueApRadioSettingsV1`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    pub fn get_venue_ap_radio_settings_v1(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApRadioSettingsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_RADIO_SETTINGS_V1,
+            &[venue_id],
+        );
+        GetVenueApRadioSettingsV1 { req }
+    }
     /// Update venue AP radio settings.
     ///
     /// Replaces the radio settings the venue applies to its APs.
@@ -1582,9 +18454,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apRadioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApRadioSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueApRadioSettings::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueApRadioSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
@@ -1592,7 +18464,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApRadioSettings,
     ) -> UpdateVenueApRadioSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1602,6 +18474,35 @@ impl<'a> WirelessVenuesClient<'a> {
         req.json(body);
         UpdateVenueApRadioSettings { req }
     }
+    /// Update venue AP radio settings (v1).
+    ///
+    /// Replaces the radio settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apRadioSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): `VenueApRadioSettingsV1`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    pub fn update_venue_ap_radio_settings_v1(
+        &self,
+        venue_id: &str,
+        body: &VenueApRadioSettingsV1,
+    ) -> UpdateVenueApRadioSettingsV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_RADIO_SETTINGS_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        UpdateVenueApRadioSettingsV1 {
+            req,
+        }
+    }
     /// Get venue AP RADIUS options.
     ///
     /// Reads the RADIUS options the venue applies to its APs.
@@ -1609,7 +18510,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apRadiusOptions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApRadiusOptionSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRadiusOptions::version`)
     pub fn get_venue_ap_radius_options(
         &self,
@@ -1629,14 +18530,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apRadiusOptions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApRadiusOptionSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRadiusOptions::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApRadiusOptionSettings,
     ) -> UpdateVenueApRadiusOptions<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1653,7 +18554,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apRebootTimeoutSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApRebootTimeoutSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRebootTimeoutSettings::version`)
     pub fn get_venue_ap_reboot_timeout_settings(
         &self,
@@ -1675,14 +18576,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApRebootTimeoutSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRebootTimeoutSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApRebootTimeoutSettings,
     ) -> UpdateVenueApRebootTimeoutSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1701,7 +18602,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apSmartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApSmartMonitorSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApSmartMonitorSettings::version`)
     pub fn get_venue_ap_smart_monitor_settings(
         &self,
@@ -1723,14 +18624,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApSmartMonitorSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApSmartMonitorSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApSmartMonitorSettings,
     ) -> UpdateVenueApSmartMonitorSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1749,7 +18650,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apTlsKeyEnhancedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApTlsKeyEnhancedModeSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApTlsKeyEnhancedSettings::version`)
     pub fn get_venue_ap_tls_key_enhanced_settings(
         &self,
@@ -1771,14 +18672,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApTlsKeyEnhancedModeSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApTlsKeyEnhancedSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApTlsKeyEnhancedModeSettings,
     ) -> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1797,7 +18698,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/apModelCapabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApModelCapabilities`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelCapabilities::version`)
     ///
     /// Notes:
@@ -1821,7 +18722,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApModelLanPortSpecificSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLanPortSpecificSettings::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
     pub fn get_venue_ap_model_lan_port_specific_settings(
@@ -1846,7 +18747,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApModelLanPortSpecificSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLanPortSpecificSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1855,7 +18756,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         ap_model: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApModelLanPortSpecificSettings,
     ) -> UpdateVenueApModelLanPortSpecificSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1876,7 +18777,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApModelLanPortSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelPortSettings::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
     pub fn get_venue_ap_model_port_settings(
@@ -1901,7 +18802,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApModelLanPortSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelPortSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -1911,7 +18812,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         ap_model: &str,
         port_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueApModelLanPortSettings,
     ) -> UpdateVenueApModelPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1989,7 +18890,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueApGroup`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroup::version`)
     pub fn get_venue_ap_group(
         &self,
@@ -2011,7 +18912,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueApGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApGroup::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2019,7 +18920,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::VenueApGroup,
     ) -> UpdateVenueApGroup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2060,7 +18961,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `ApCreation`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupAp::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
@@ -2068,7 +18969,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::ApCreation,
     ) -> CreateVenueApGroupAp<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2402,8 +19303,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /templates/venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueTemplateSwitchSettings::version`)
+    /// - Response 200: `VenueTemplateView`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateSwitchSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     pub fn get_venue_template_switch_settings(
         &self,
@@ -2418,6 +19319,29 @@ impl<'a> WirelessVenuesClient<'a> {
             req,
         }
     }
+    /// Get venue template switch settings (v1).
+    ///
+    /// Reads the switch settings of a venue template.
+    ///
+    /// `GET /templates/venues/{venueId}/switchSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Response 200: `VenueV1`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
+    pub fn get_venue_template_switch_settings_v1(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueTemplateSwitchSettingsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1,
+            &[venue_id],
+        );
+        GetVenueTemplateSwitchSettingsV1 {
+            req,
+        }
+    }
     /// Update venue template switch settings.
     ///
     /// Replaces the switch settings of a venue template.
@@ -2425,14 +19349,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /templates/venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateSwitchSettings::version`)
+    /// - Request body (json, required): `VenueTemplate`
+    /// - Response 200: `VenueResponse`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateSwitchSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueTemplate,
     ) -> UpdateVenueTemplateSwitchSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2444,6 +19368,32 @@ impl<'a> WirelessVenuesClient<'a> {
             req,
         }
     }
+    /// Update venue template switch settings (v1).
+    ///
+    /// Replaces the switch settings of a venue template.
+    ///
+    /// `PUT /templates/venues/{venueId}/switchSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Request body (json, required): `UpdateVenueSettingBo`
+    /// - Response 200: `VenueV1`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
+    pub fn update_venue_template_switch_settings_v1(
+        &self,
+        venue_id: &str,
+        body: &UpdateVenueSettingBo,
+    ) -> UpdateVenueTemplateSwitchSettingsV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        UpdateVenueTemplateSwitchSettingsV1 {
+            req,
+        }
+    }
     /// Get venue template AAA settings.
     ///
     /// Reads the switch AAA settings of a venue template.
@@ -2451,8 +19401,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /templates/venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueTemplateAaaSettings::version`)
+    /// - Response 200: `AaaSettingView`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateAaaSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     pub fn get_venue_template_aaa_settings(
         &self,
@@ -2465,6 +19415,29 @@ impl<'a> WirelessVenuesClient<'a> {
         );
         GetVenueTemplateAaaSettings { req }
     }
+    /// Get venue template AAA settings (v1).
+    ///
+    /// Reads the switch AAA settings of a venue template.
+    ///
+    /// `GET /templates/venues/{venueId}/aaaSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Response 200: `AaaSetting`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
+    pub fn get_venue_template_aaa_settings_v1(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueTemplateAaaSettingsV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_TEMPLATE_AAA_SETTINGS_V1,
+            &[venue_id],
+        );
+        GetVenueTemplateAaaSettingsV1 {
+            req,
+        }
+    }
     /// Update venue template AAA settings.
     ///
     /// Replaces the switch AAA settings of a venue template.
@@ -2472,14 +19445,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /templates/venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `AaaSettingView`
+    /// - Response 200: `AaaSettingResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateAaaSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::AaaSettingView,
     ) -> UpdateVenueTemplateAaaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2498,15 +19471,15 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `POST /templates/venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `AaaServer`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 201: raw JSON (shape not shown) (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::AaaServer,
     ) -> CreateVenueTemplateAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2515,6 +19488,33 @@ impl<'a> WirelessVenuesClient<'a> {
         );
         req.json(body);
         CreateVenueTemplateAaaServer {
+            req,
+        }
+    }
+    /// Create venue template AAA server (v1).
+    ///
+    /// Adds a switch AAA server to a venue template.
+    ///
+    /// `POST /templates/venues/{venueId}/aaaServers` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Request body (json, required): `AaaServerBo`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    pub fn create_venue_template_aaa_server_v1(
+        &self,
+        venue_id: &str,
+        body: &super::common::AaaServerBo,
+    ) -> CreateVenueTemplateAaaServerV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_TEMPLATE_AAA_SERVER_V1,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateVenueTemplateAaaServerV1 {
             req,
         }
     }
@@ -2553,7 +19553,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueTemplateAaaServerView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn get_venue_template_aaa_server(
@@ -2576,15 +19576,15 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateAaaServer::version`)
+    /// - Request body (json, required): `AaaServer`
+    /// - Response 200: `VenueTemplateAaaServerResponse`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn update_venue_template_aaa_server(
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-        body: &impl serde::Serialize,
+        body: &super::common::AaaServer,
     ) -> UpdateVenueTemplateAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2596,6 +19596,34 @@ impl<'a> WirelessVenuesClient<'a> {
             req,
         }
     }
+    /// Update venue template AAA server (v1).
+    ///
+    /// Replaces one switch AAA server of a venue template.
+    ///
+    /// `PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Request body (json, required): `AaaServerBo`
+    /// - Response 200: `AaaServerV1`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    pub fn update_venue_template_aaa_server_v1(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+        body: &super::common::AaaServerBo,
+    ) -> UpdateVenueTemplateAaaServerV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1,
+            &[venue_id, aaa_server_id],
+        );
+        req.json(body);
+        UpdateVenueTemplateAaaServerV1 {
+            req,
+        }
+    }
     /// Delete venue template AAA server.
     ///
     /// Deletes one switch AAA server of a venue template.
@@ -2604,7 +19632,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn delete_venue_template_aaa_server(
@@ -2702,15 +19730,15 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// `POST /templates/switchProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `Profile`
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateTemplateSwitchProfile::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateTemplateSwitchProfile::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
     pub fn create_template_switch_profile(
         &self,
-        body: &impl serde::Serialize,
+        body: &super::common::Profile,
     ) -> CreateTemplateSwitchProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2720,6 +19748,32 @@ impl<'a> WirelessVenuesClient<'a> {
         req.json(body);
         CreateTemplateSwitchProfile { req }
     }
+    /// Create switch profile template (v1).
+    ///
+    /// Creates a switch profile template.
+    ///
+    /// `POST /templates/switchProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `ProfileBo`
+    /// - Response 200: `AsyncResult`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
+    pub fn create_template_switch_profile_v1(
+        &self,
+        body: &super::common::ProfileBo,
+    ) -> CreateTemplateSwitchProfileV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TEMPLATE_SWITCH_PROFILE_V1,
+            &[],
+        );
+        req.json(body);
+        CreateTemplateSwitchProfileV1 {
+            req,
+        }
+    }
     /// Get switch profile template.
     ///
     /// Reads one switch profile template.
@@ -2727,8 +19781,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /templates/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetTemplateSwitchProfile::version`)
+    /// - Response 200: `ProfileView`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplateSwitchProfile::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
     pub fn get_template_switch_profile(
         &self,
@@ -2740,6 +19794,27 @@ impl<'a> WirelessVenuesClient<'a> {
             &[switch_profile_id],
         );
         GetTemplateSwitchProfile { req }
+    }
+    /// Get switch profile template (v1).
+    ///
+    /// Reads one switch profile template.
+    ///
+    /// `GET /templates/switchProfiles/{switchProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
+    /// - Response 200: `ProfileV1`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
+    pub fn get_template_switch_profile_v1(
+        &self,
+        switch_profile_id: &str,
+    ) -> GetTemplateSwitchProfileV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TEMPLATE_SWITCH_PROFILE_V1,
+            &[switch_profile_id],
+        );
+        GetTemplateSwitchProfileV1 { req }
     }
     /// Delete switch profile template.
     ///
@@ -2822,14 +19897,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /templates/{templateId}/enforcementSettings` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `EnforceRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplateEnforcementSettings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
-        body: &impl serde::Serialize,
+        body: &EnforceRequest,
     ) -> UpdateTemplateEnforcementSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2849,14 +19924,14 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `ApplyRequest`
+    /// - Response 200: `ApplyTemplateResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
     pub fn apply_template_to_tenant(
         &self,
         template_id: &str,
         tenant_id: &str,
-        body: &impl serde::Serialize,
+        body: &ApplyRequest,
     ) -> ApplyTemplateToTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2874,7 +19949,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `array<DiffReport>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
     pub fn get_template_tenant_diff_reports(
         &self,
@@ -2921,13 +19996,13 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// `POST /templates/venues` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueTemplateView2`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueTemplate::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_template(
         &self,
-        body: &impl serde::Serialize,
+        body: &VenueTemplateView2,
     ) -> CreateVenueTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2970,7 +20045,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `VenueTemplateView2`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
     pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2987,14 +20062,14 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `PUT /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `VenueTemplateView2`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplate::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
-        body: &impl serde::Serialize,
+        body: &VenueTemplateView2,
     ) -> UpdateVenueTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3032,8 +20107,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `POST /venues/{venueId}/signurls/uploadurls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Request body (json, required): `UploadUrlRequest`
+    /// - Response 200: `SignedUrlResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueUploadUrl::version`)
     ///
     /// Notes:
@@ -3041,7 +20116,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn create_venue_upload_url(
         &self,
         venue_id: &str,
-        body: &impl serde::Serialize,
+        body: &UploadUrlRequest,
     ) -> CreateVenueUploadUrl<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3059,7 +20134,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `fileId`: Identifier of the uploaded file.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `SignedUrlResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFileUrl::version`)
     ///
     /// Notes:
@@ -3112,7 +20187,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
     pub fn query_qos_statistics(
         &self,
-        body: &Vec<Vec<QosMatchField>>,
+        body: &Vec<Vec<super::common::QosMatchField>>,
     ) -> QueryQosStatistics<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3148,7 +20223,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/aps/models` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `AggregatedDeviceModel`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
     pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3165,7 +20240,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `GET /venues/{venueId}/meshTopologies` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `QueryResponseTopologyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
     pub fn list_venue_mesh_topologies(
         &self,
@@ -3186,7 +20261,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `meshOnly` (`boolean`, argument `mesh_only`)
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `QueryResponseTopologyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
     pub fn list_venue_topologies(
         &self,
@@ -3667,14 +20742,16 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApBssColoringSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApBssColoringSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3821,14 +20898,16 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApCellularSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApCellularSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3978,14 +21057,16 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApClientAdmissionControlSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApClientAdmissionControlSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4138,14 +21219,16 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApDirectedMulticastSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApDirectedMulticastSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4295,14 +21378,16 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApDosProtectionSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApDosProtectionSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4662,14 +21747,16 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApLoadBalancingSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApLoadBalancingSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4822,14 +21909,16 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApManagementTrafficVlanSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApManagementTrafficVlanSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4933,10 +22022,6 @@ static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
             accept: "application/json",
         },
     ],
@@ -4951,8 +22036,6 @@ pub enum GetVenueApMeshSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`
     Json,
 }
@@ -4985,14 +22068,64 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VenueApMeshSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApMeshSettings>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_mesh_settings_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apMeshSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::get_venue_ap_mesh_settings_v1` (Get venue AP mesh settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApMeshSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApMeshSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<VenueApMeshSettingsV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<VenueApMeshSettingsV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5007,10 +22140,6 @@ static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -5028,8 +22157,6 @@ pub enum UpdateVenueApMeshSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -5049,6 +22176,68 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: UpdateVenueApMeshSettingsVersion) -> Self {
         self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_mesh_settings_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apMeshSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::update_venue_ap_mesh_settings_v1` (Update venue AP mesh settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApMeshSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApMeshSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5148,14 +22337,16 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<VenueApModelAntennaTypeSettings>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<VenueApModelAntennaTypeSettings>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5305,14 +22496,16 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<VenueApModelBandModeSettings>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<VenueApModelBandModeSettings>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5465,14 +22658,16 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<VenueApModelExternalAntennaSettings>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<VenueApModelExternalAntennaSettings>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5727,14 +22922,16 @@ impl<'a> GetVenueApModelLedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<VenueApModelLedSettings>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<VenueApModelLedSettings>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5881,14 +23078,16 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<Vec<VenueApModelUsbPortSettings>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<VenueApModelUsbPortSettings>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6038,14 +23237,16 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApMulticastDnsFencingSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApMulticastDnsFencingSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6149,10 +23350,6 @@ static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
             accept: "application/json",
         },
     ],
@@ -6167,8 +23364,6 @@ pub enum GetVenueApRadioSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`
     Json,
 }
@@ -6209,14 +23404,74 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VenueApRadioSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApRadioSettings>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_radio_settings_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apRadioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::get_venue_ap_radio_settings_v1` (Get venue AP radio settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApRadioSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApRadioSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Only the default radio settings of the venue.
+    ///
+    /// query parameter `defaultOnly`; `boolean`; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
+    pub fn default_only(mut self, default_only: bool) -> Self {
+        self.req.query("defaultOnly", &default_only);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<VenueApRadioSettingsV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6231,10 +23486,6 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -6252,8 +23503,6 @@ pub enum UpdateVenueApRadioSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -6273,6 +23522,68 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: UpdateVenueApRadioSettingsVersion) -> Self {
         self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_radio_settings_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apRadioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::update_venue_ap_radio_settings_v1` (Update venue AP radio settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApRadioSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApRadioSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6369,14 +23680,16 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApRadiusOptionSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApRadiusOptionSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6523,14 +23836,16 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApRebootTimeoutSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApRebootTimeoutSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6680,14 +23995,16 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApSmartMonitorSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApSmartMonitorSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6834,14 +24151,16 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApTlsKeyEnhancedModeSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApTlsKeyEnhancedModeSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6991,14 +24310,16 @@ impl<'a> GetVenueApModelCapabilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApModelCapabilities>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7065,14 +24386,16 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApModelLanPortSpecificSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApModelLanPortSpecificSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7222,14 +24545,16 @@ impl<'a> GetVenueApModelPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueApModelLanPortSettings, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueApModelLanPortSettings>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7548,14 +24873,16 @@ impl<'a> GetVenueApGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::VenueApGroup, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::VenueApGroup>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8515,10 +25842,6 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
             accept: "application/json",
         },
     ],
@@ -8533,8 +25856,6 @@ pub enum GetVenueTemplateSwitchSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`
     Json,
 }
@@ -8567,16 +25888,63 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VenueTemplateView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueTemplateView>,
         ruckus_one_runtime::Error,
     > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_switch_settings_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueId}/switchSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::get_venue_template_switch_settings_v1` (Get venue template switch settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueTemplateSwitchSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<VenueV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -8589,10 +25957,6 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ru
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -8610,8 +25974,6 @@ pub enum UpdateVenueTemplateSwitchSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -8644,16 +26006,60 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VenueResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<VenueResponse>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
+    }
+}
+static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_switch_settings_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueId}/switchSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::update_venue_template_switch_settings_v1` (Update venue template switch settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<VenueV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -8666,10 +26072,6 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         ruckus_one_runtime::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
@@ -8687,8 +26089,6 @@ pub enum GetVenueTemplateAaaSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`
     Json,
 }
@@ -8721,16 +26121,65 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AaaSettingView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::AaaSettingView>,
         ruckus_one_runtime::Error,
     > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_aaa_settings_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueId}/aaaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::get_venue_template_aaa_settings_v1` (Get venue template AAA settings (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueTemplateAaaSettingsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<AaaSetting, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<AaaSetting>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -8792,14 +26241,16 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -8814,10 +26265,6 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -8835,8 +26282,6 @@ pub enum CreateVenueTemplateAaaServerVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -8856,6 +26301,56 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: CreateVenueTemplateAaaServerVersion) -> Self {
         self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_template_aaa_server_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/venues/{venueId}/aaaServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::create_venue_template_aaa_server_v1` (Create venue template AAA server (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueTemplateAaaServerV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueTemplateAaaServerV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -9030,14 +26525,16 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueTemplateAaaServerView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueTemplateAaaServerView>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9052,10 +26549,6 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -9073,8 +26566,6 @@ pub enum UpdateVenueTemplateAaaServerVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -9107,14 +26598,68 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<VenueTemplateAaaServerResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_aaa_server_v1",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::update_venue_template_aaa_server_v1` (Update venue template AAA server (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueTemplateAaaServerV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AaaServerV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AaaServerV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9178,14 +26723,16 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -9467,10 +27014,6 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/vnd.ruckus.v1.1+json",
         },
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
@@ -9486,8 +27029,6 @@ pub enum CreateTemplateSwitchProfileVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
@@ -9545,6 +27086,68 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_template_switch_profile_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::create_template_switch_profile_v1` (Create switch profile template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTemplateSwitchProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTemplateSwitchProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_template_switch_profile",
     method: ruckus_one_runtime::Method::Get,
@@ -9554,10 +27157,6 @@ static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_r
         ruckus_one_runtime::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
@@ -9575,8 +27174,6 @@ pub enum GetTemplateSwitchProfileVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
     /// `json`: Accept `application/json`
     Json,
 }
@@ -9609,14 +27206,68 @@ impl<'a> GetTemplateSwitchProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::ProfileView, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<super::common::ProfileView>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_template_switch_profile_v1",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `WirelessVenuesClient::get_template_switch_profile_v1` (Get switch profile template (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTemplateSwitchProfileV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTemplateSwitchProfileV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::ProfileV1, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::ProfileV1>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -10048,14 +27699,14 @@ impl<'a> ApplyTemplateToTenant<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApplyTemplateResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ApplyTemplateResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -10119,14 +27770,14 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<DiffReport>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<Vec<DiffReport>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -10446,14 +28097,14 @@ impl<'a> GetVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<VenueTemplateView2, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<VenueTemplateView2>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -10683,14 +28334,14 @@ impl<'a> CreateVenueUploadUrl<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SignedUrlResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SignedUrlResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -10754,14 +28405,14 @@ impl<'a> GetVenueFileUrl<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<SignedUrlResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<SignedUrlResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11021,14 +28672,14 @@ impl<'a> ListVenueApsModels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<AggregatedDeviceModel, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<AggregatedDeviceModel>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11092,14 +28743,16 @@ impl<'a> ListVenueMeshTopologies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11163,14 +28816,16 @@ impl<'a> ListVenueTopologies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

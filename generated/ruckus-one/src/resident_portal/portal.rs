@@ -16,26 +16,31 @@ pub struct UnitUserQuery {
     /// Page to return; the first page when omitted.
     ///
     /// Wire name `page`; `int32`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i32>,
     /// Users per page (20 when omitted).
     ///
     /// Wire name `pageSize`; `int32`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i32>,
     /// Sort direction.
     ///
     /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "sortDirection", default, skip_serializing_if = "Option::is_none")]
     pub sort_direction: Option<UnitUserSortDirection>,
     /// Fields to sort by; the description names only `userId`.
     ///
     /// Wire name `sortFields`; `array<string>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "sortFields", default, skip_serializing_if = "Option::is_none")]
     pub sort_fields: Option<Vec<String>>,
     /// Only this unit user.
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
 }
@@ -147,31 +152,37 @@ pub struct UnitUserPage {
     /// Unit users of this page.
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The fields of a unit user are not typed here.; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of unit users over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Number of this page.
     ///
     /// Wire name `number`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Page size.
     ///
     /// Wire name `size`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of unit users on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -181,16 +192,19 @@ pub struct UnitUserPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page is empty.
     ///
     /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -1053,7 +1053,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1063,11 +1063,7 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_cluster_network_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_edge_cluster_network_settings",
-        );
+        support::same_json(&out, "{}", "get_venue_edge_cluster_network_settings");
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1079,7 +1075,7 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1090,7 +1086,7 @@ async fn network_edge_services() {
             .patch_venue_edge_cluster_network_settings(
                 "venueId 1/x",
                 "clusterId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::PatchClusterNetworkSettings::new(),
             )
             .send()
             .await
@@ -1113,7 +1109,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1127,7 +1123,7 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_port_configs");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_edge_port_configs");
+        support::same_json(&out, "{}", "get_venue_edge_port_configs");
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1139,7 +1135,7 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1151,7 +1147,7 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "clusterId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::PortConfig::new(),
             )
             .send()
             .await
@@ -1201,7 +1197,7 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"vlan\":1,\"portType\":\"WAN\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1214,7 +1210,10 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "portId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::SubInterface::new(
+                    1,
+                    ruckus_one::network::edge_services::SubInterfacePortType::from("WAN"),
+                ),
             )
             .send()
             .await
@@ -1235,7 +1234,7 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"vlan\":1,\"portType\":\"WAN\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1249,7 +1248,10 @@ async fn network_edge_services() {
                 "serialNumber 1/x",
                 "portId 1/x",
                 "subInterfaceId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::SubInterface::new(
+                    1,
+                    ruckus_one::network::edge_services::SubInterfacePortType::from("WAN"),
+                ),
             )
             .send()
             .await
@@ -1304,7 +1306,9 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"id\":1,\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1316,7 +1320,19 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "clusterId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::LinkAggregationGroup::new(
+                    1,
+                    ruckus_one::network::edge_services::LinkAggregationGroupLacpMode::from(
+                        "ACTIVE",
+                    ),
+                    ruckus_one::network::edge_services::LinkAggregationGroupLacpTimeout::from(
+                        "SHORT",
+                    ),
+                    ruckus_one::network::edge_services::LinkAggregationGroupPortType::from(
+                        "WAN",
+                    ),
+                    true,
+                ),
             )
             .send()
             .await
@@ -1335,7 +1351,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"id\":1,\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1350,7 +1368,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_lag");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_edge_lag");
+        support::same_json(
+            &out,
+            "{\"id\":1,\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+            "get_venue_edge_lag",
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1362,7 +1384,9 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1375,7 +1399,18 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::UpdateLinkAggregationGroup::new(
+                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode::from(
+                        "ACTIVE",
+                    ),
+                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout::from(
+                        "SHORT",
+                    ),
+                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType::from(
+                        "WAN",
+                    ),
+                    true,
+                ),
             )
             .send()
             .await
@@ -1392,7 +1427,9 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1405,7 +1442,18 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::UpdateLinkAggregationGroup::new(
+                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode::from(
+                        "ACTIVE",
+                    ),
+                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout::from(
+                        "SHORT",
+                    ),
+                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType::from(
+                        "WAN",
+                    ),
+                    true,
+                ),
             )
             .send()
             .await
@@ -1451,7 +1499,7 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"vlan\":1,\"portType\":\"WAN\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1464,7 +1512,12 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::edge_services::LagSubInterface::new(
+                    1,
+                    ruckus_one::network::edge_services::LagSubInterfacePortType::from(
+                        "WAN",
+                    ),
+                ),
             )
             .send()
             .await
@@ -1487,7 +1540,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"vlan\":1,\"portType\":\"WAN\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1505,7 +1558,7 @@ async fn network_edge_services() {
             .expect("get_venue_edge_lag_sub_interface");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"vlan\":1,\"portType\":\"WAN\"}",
             "get_venue_edge_lag_sub_interface",
         );
     }

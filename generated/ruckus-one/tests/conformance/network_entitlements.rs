@@ -364,7 +364,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -374,7 +374,7 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_banners");
-        support::same_json(&out, "{\"sample\":true}", "list_banners");
+        support::same_json(&out, "[{}]", "list_banners");
     }
     {
         let expect = Expect {
@@ -386,7 +386,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -396,7 +396,7 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_assignments");
-        support::same_json(&out, "{\"sample\":true}", "list_entitlement_assignments");
+        support::same_json(&out, "[{}]", "list_entitlement_assignments");
     }
     {
         let expect = Expect {
@@ -406,19 +406,30 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"assignments\":[{\"deviceType\":\"MSP_WIFI\",\"quantity\":1}],\"startDate\":\"sample\",\"endDate\":\"sample\"}",
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
-            .create_entitlement_assignment(&serde_json::json!({ "sample" : true }))
+            .create_entitlement_assignment(
+                &ruckus_one::network::entitlements::CreateAssignmentRequest::new(
+                    vec![
+                        ruckus_one::network::entitlements::AssignmentAcxRequest::new(ruckus_one::network::entitlements::AssignmentAcxRequestDeviceType::from("MSP_WIFI"),
+                        1)
+                    ],
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_entitlement_assignment");
-        support::same_json(&out, "{\"sample\":true}", "create_entitlement_assignment");
+        support::same_json(&out, "{}", "create_entitlement_assignment");
     }
     {
         let expect = Expect {
@@ -428,7 +439,7 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{\"assignmentId\":1}]"),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -436,7 +447,9 @@ async fn network_entitlements() {
         let out = client
             .network()
             .entitlements()
-            .delete_entitlement_assignments(&serde_json::json!({ "sample" : true }))
+            .delete_entitlement_assignments(
+                &vec![ruckus_one::network::entitlements::RevocationAcxRequest::new(1)],
+            )
             .send()
             .await
             .expect("delete_entitlement_assignments");
@@ -450,7 +463,7 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{\"assignmentId\":1,\"quantity\":1}]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -458,7 +471,11 @@ async fn network_entitlements() {
         let out = client
             .network()
             .entitlements()
-            .patch_entitlement_assignments(&serde_json::json!({ "sample" : true }))
+            .patch_entitlement_assignments(
+                &vec![
+                    ruckus_one::network::entitlements::ReplacementAcxRequest::new(1, 1)
+                ],
+            )
             .send()
             .await
             .expect("patch_entitlement_assignments");
@@ -474,7 +491,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -484,11 +501,7 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_assignment_summaries");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_entitlement_assignment_summaries",
-        );
+        support::same_json(&out, "[{}]", "list_entitlement_assignment_summaries");
     }
     #[allow(deprecated)]
     {
@@ -501,7 +514,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -511,7 +524,7 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlements");
-        support::same_json(&out, "{\"sample\":true}", "list_entitlements");
+        support::same_json(&out, "[{}]", "list_entitlements");
     }
     #[allow(deprecated)]
     {
@@ -570,7 +583,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -580,7 +593,7 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_entitlements");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_entitlements");
+        support::same_json(&out, "[{}]", "list_msp_entitlements");
     }
     #[allow(deprecated)]
     {
@@ -616,7 +629,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -626,6 +639,6 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_banners");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_banners");
+        support::same_json(&out, "[{}]", "list_msp_banners");
     }
 }

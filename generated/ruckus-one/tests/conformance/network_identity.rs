@@ -251,7 +251,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -261,7 +261,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("import_dpsk_passphrases");
-        support::same_json(&out, "{\"sample\":true}", "import_dpsk_passphrases");
+        support::same_json(&out, "\"sample\"", "import_dpsk_passphrases");
     }
     {
         let expect = Expect {
@@ -271,7 +271,7 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("\"sample\""),
         };
@@ -281,7 +281,7 @@ async fn network_identity() {
             .identity()
             .create_dpsk_service_passphrases(
                 "poolId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::DpskPassphraseCreate::new(),
             )
             .send()
             .await
@@ -345,7 +345,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -355,7 +355,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_dpsk_service_passphrase");
-        support::same_json(&out, "{\"sample\":true}", "get_dpsk_service_passphrase");
+        support::same_json(&out, "{}", "get_dpsk_service_passphrase");
     }
     {
         let expect = Expect {
@@ -589,7 +589,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -599,11 +599,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_template_wifi_network_dpsk_services");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_template_wifi_network_dpsk_services",
-        );
+        support::same_json(&out, "{}", "list_template_wifi_network_dpsk_services");
     }
     {
         let expect = Expect {
@@ -635,7 +631,7 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
@@ -643,7 +639,9 @@ async fn network_identity() {
         let out = client
             .network()
             .identity()
-            .query_identity_groups(&serde_json::json!({ "sample" : true }))
+            .query_identity_groups(
+                &ruckus_one::network::identity::IdentityGroupSearch::new(),
+            )
             .send()
             .await
             .expect("query_identity_groups");
@@ -681,7 +679,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -691,7 +689,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "get_identity_group");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_identity_group");
     }
     {
         let expect = Expect {
@@ -880,7 +878,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -890,7 +888,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_identities");
-        support::same_json(&out, "{\"sample\":true}", "list_identities");
+        support::same_json(&out, "[{}]", "list_identities");
     }
     {
         let expect = Expect {
@@ -900,7 +898,7 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
@@ -908,7 +906,7 @@ async fn network_identity() {
         let out = client
             .network()
             .identity()
-            .query_identities(&serde_json::json!({ "sample" : true }))
+            .query_identities(&ruckus_one::network::identity::IdentitySearch::new())
             .send()
             .await
             .expect("query_identities");
@@ -1110,7 +1108,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "[{\"macAddress\":\"sample\",\"portIndex\":1,\"name\":\"sample\"}]",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1122,7 +1122,10 @@ async fn network_identity() {
                 "groupId 1/x",
                 "id 1/x",
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec![
+                    ruckus_one::network::identity::EthernetPort::new("sample".to_owned(),
+                    1, "sample".to_owned())
+                ],
             )
             .send()
             .await
@@ -1494,7 +1497,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1506,7 +1509,7 @@ async fn network_identity() {
             .expect("list_wifi_network_mac_registration_pools");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"name\":\"sample\"}",
             "list_wifi_network_mac_registration_pools",
         );
     }
@@ -1540,7 +1543,7 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -1550,7 +1553,7 @@ async fn network_identity() {
             .identity()
             .download_certificate_private_key(
                 "certId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::CertDownloadRequest::new(),
             )
             .send()
             .await
@@ -1567,7 +1570,7 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1575,7 +1578,10 @@ async fn network_identity() {
         let out = client
             .network()
             .identity()
-            .patch_certificate("certId 1/x", &serde_json::json!({ "sample" : true }))
+            .patch_certificate(
+                "certId 1/x",
+                &ruckus_one::network::identity::UpdateServerCertificate::new(),
+            )
             .send()
             .await
             .expect("patch_certificate");
@@ -1882,7 +1888,7 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1892,7 +1898,7 @@ async fn network_identity() {
             .identity()
             .patch_certificate_template(
                 "templateId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::UpdateCertificateTemplate::new(),
             )
             .send()
             .await
@@ -2154,7 +2160,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2166,7 +2172,7 @@ async fn network_identity() {
             .expect("list_radius_profile_certificates");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"name\":\"sample\"}",
             "list_radius_profile_certificates",
         );
     }
@@ -2180,7 +2186,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"name\":\"sample\",\"commonName\":\"sample\",\"startDate\":\"sample\",\"expireDate\":\"sample\",\"keyLength\":1,\"algorithm\":\"SHA_1\"}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2192,7 +2200,7 @@ async fn network_identity() {
             .expect("list_radius_profile_certificate_authorities");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"name\":\"sample\",\"commonName\":\"sample\",\"startDate\":\"sample\",\"expireDate\":\"sample\",\"keyLength\":1,\"algorithm\":\"SHA_1\"}",
             "list_radius_profile_certificate_authorities",
         );
     }
@@ -2204,19 +2212,23 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
-            .create_saml_idp_profile(&serde_json::json!({ "sample" : true }))
+            .create_saml_idp_profile(
+                &ruckus_one::network::identity::SamlIdpProfileRequest::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_saml_idp_profile");
+        support::same_json(&out, "{}", "create_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2228,7 +2240,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2238,7 +2250,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_saml_idp_profile");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2248,9 +2260,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2258,12 +2270,14 @@ async fn network_identity() {
             .identity()
             .update_saml_idp_profile(
                 "samlIdpProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::SamlIdpProfileRequest::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_saml_idp_profile");
+        support::same_json(&out, "{}", "update_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2273,9 +2287,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2283,12 +2297,12 @@ async fn network_identity() {
             .identity()
             .patch_saml_idp_profile(
                 "samlIdpProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::SamlIdpProfileAction::new(),
             )
             .send()
             .await
             .expect("patch_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "patch_saml_idp_profile");
+        support::same_json(&out, "{}", "patch_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2300,7 +2314,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2310,7 +2324,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_saml_idp_profile");
+        support::same_json(&out, "{}", "delete_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2322,7 +2336,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2335,11 +2349,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_signing_certificate_to_saml_idp_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_signing_certificate_to_saml_idp_profile",
-        );
+        support::same_json(&out, "{}", "add_signing_certificate_to_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2351,7 +2361,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2366,7 +2376,7 @@ async fn network_identity() {
             .expect("remove_signing_certificate_from_saml_idp_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_signing_certificate_from_saml_idp_profile",
         );
     }
@@ -2380,7 +2390,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2393,11 +2403,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_encryption_certificate_to_saml_idp_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_encryption_certificate_to_saml_idp_profile",
-        );
+        support::same_json(&out, "{}", "add_encryption_certificate_to_saml_idp_profile");
     }
     {
         let expect = Expect {
@@ -2409,7 +2415,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2424,7 +2430,7 @@ async fn network_identity() {
             .expect("remove_encryption_certificate_from_saml_idp_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_encryption_certificate_from_saml_idp_profile",
         );
     }
@@ -2545,9 +2551,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"evaluationCriteria\":[{\"matchName\":\"sample\",\"value\":{\"sample\":true}}]}",
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"evaluationCriteria\":[{\"matchName\":\"sample\",\"value\":{\"sample\":true}}]}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2555,14 +2565,19 @@ async fn network_identity() {
             .identity()
             .create_policy_set_evaluation_report(
                 "policySetId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::EvaluationReport::new(
+                    vec![
+                        ruckus_one::network::identity::EvaluationCriteria::new("sample"
+                        .to_owned(), serde_json::json!({ "sample" : true }))
+                    ],
+                ),
             )
             .send()
             .await
             .expect("create_policy_set_evaluation_report");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"evaluationCriteria\":[{\"matchName\":\"sample\",\"value\":{\"sample\":true}}]}",
             "create_policy_set_evaluation_report",
         );
     }

@@ -39,7 +39,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{\"vlanId\":1}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +49,29 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_venue_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_profile_vlans");
+        support::same_json(&out, "[{\"vlanId\":1}]", "list_venue_switch_profile_vlans");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/switchProfiles/vlans",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .list_venue_switch_profile_vlans_v1("venueId 1/x")
+            .send()
+            .await
+            .expect("list_venue_switch_profile_vlans_v1");
+        support::same_json(&out, "{}", "list_venue_switch_profile_vlans_v1");
     }
     {
         let expect = Expect {
@@ -173,7 +195,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -183,7 +205,29 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile");
+        support::same_json(&out, "{}", "get_switch_profile");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .get_switch_profile_v1("switchProfileId 1/x")
+            .send()
+            .await
+            .expect("get_switch_profile_v1");
+        support::same_json(&out, "{}", "get_switch_profile_v1");
     }
     {
         let expect = Expect {
@@ -193,7 +237,7 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -201,11 +245,37 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .create_switch_profile(&serde_json::json!({ "sample" : true }))
+            .create_switch_profile(&ruckus_one::network::common::Profile::new())
             .send()
             .await
             .expect("create_switch_profile");
         support::same_json(&out, "{\"requestId\":\"sample\"}", "create_switch_profile");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/switchProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .create_switch_profile_v1(&ruckus_one::network::common::ProfileBo::new())
+            .send()
+            .await
+            .expect("create_switch_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_switch_profile_v1",
+        );
     }
     {
         let expect = Expect {
@@ -571,7 +641,7 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"vlanId\":1}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -581,12 +651,37 @@ async fn network_switch_profiles() {
             .switch_profiles()
             .create_switch_profile_vlan(
                 "switchProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::common::ProfileVlanView::new(1),
             )
             .send()
             .await
             .expect("create_switch_profile_vlan");
         support::same_json(&out, "{\"sample\":true}", "create_switch_profile_vlan");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/switchProfiles/switchProfileId%201%2Fx/vlans",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"vlanId\":1,\"enableAsDefaultVlan\":true}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .create_switch_profile_vlan_v1(
+                "switchProfileId 1/x",
+                &ruckus_one::network::common::VlanBo::new(1, true),
+            )
+            .send()
+            .await
+            .expect("create_switch_profile_vlan_v1");
+        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_vlan_v1");
     }
     {
         let expect = Expect {
@@ -706,7 +801,7 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -714,11 +809,37 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .create_cli_template(&serde_json::json!({ "sample" : true }))
+            .create_cli_template(
+                &ruckus_one::network::switch_profiles::AcxCliTemplate::new(),
+            )
             .send()
             .await
             .expect("create_cli_template");
         support::same_json(&out, "{\"sample\":true}", "create_cli_template");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/cliTemplates",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .create_cli_template_v1(
+                &ruckus_one::network::switch_profiles::AcxCliTemplateBo::new(),
+            )
+            .send()
+            .await
+            .expect("create_cli_template_v1");
+        support::same_json(&out, "{\"sample\":true}", "create_cli_template_v1");
     }
     {
         let expect = Expect {
@@ -774,7 +895,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -784,7 +905,29 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "get_cli_template");
+        support::same_json(&out, "{}", "get_cli_template");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/cliTemplates/cliTemplateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .get_cli_template_v1("cliTemplateId 1/x")
+            .send()
+            .await
+            .expect("get_cli_template_v1");
+        support::same_json(&out, "{}", "get_cli_template_v1");
     }
     {
         let expect = Expect {
@@ -794,7 +937,7 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -804,12 +947,37 @@ async fn network_switch_profiles() {
             .switch_profiles()
             .update_cli_template(
                 "cliTemplateId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switch_profiles::AcxCliTemplate::new(),
             )
             .send()
             .await
             .expect("update_cli_template");
         support::same_json(&out, "{\"sample\":true}", "update_cli_template");
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/cliTemplates/cliTemplateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .update_cli_template_v1(
+                "cliTemplateId 1/x",
+                &ruckus_one::network::switch_profiles::AcxCliTemplateBo::new(),
+            )
+            .send()
+            .await
+            .expect("update_cli_template_v1");
+        support::same_json(&out, "{\"sample\":true}", "update_cli_template_v1");
     }
     {
         let expect = Expect {
@@ -841,7 +1009,7 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -849,11 +1017,43 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .create_web_auth_page_template(&serde_json::json!({ "sample" : true }))
+            .create_web_auth_page_template(
+                &ruckus_one::network::switch_profiles::WebAuthPageTemplateView::new(),
+            )
             .send()
             .await
             .expect("create_web_auth_page_template");
         support::same_json(&out, "{\"sample\":true}", "create_web_auth_page_template");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/webAuthPageTemplates",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .create_web_auth_page_template_v1(
+                &ruckus_one::network::switch_profiles::WebAuthPageTemplateBo::new(
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_web_auth_page_template_v1");
+        support::same_json(
+            &out,
+            "{\"sample\":true}",
+            "create_web_auth_page_template_v1",
+        );
     }
     {
         let expect = Expect {
@@ -889,7 +1089,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -899,7 +1099,29 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "get_web_auth_page_template");
+        support::same_json(&out, "{}", "get_web_auth_page_template");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/webAuthPageTemplates/templateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .get_web_auth_page_template_v1("templateId 1/x")
+            .send()
+            .await
+            .expect("get_web_auth_page_template_v1");
+        support::same_json(&out, "{}", "get_web_auth_page_template_v1");
     }
     {
         let expect = Expect {
@@ -937,7 +1159,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -947,10 +1169,28 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_web_auth_page_template_switches");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_web_auth_page_template_switches",
-        );
+        support::same_json(&out, "[{}]", "list_web_auth_page_template_switches");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/webAuthPageTemplates/templateId%201%2Fx/switches",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .list_web_auth_page_template_switches_v1("templateId 1/x")
+            .send()
+            .await
+            .expect("list_web_auth_page_template_switches_v1");
+        support::same_json(&out, "{}", "list_web_auth_page_template_switches_v1");
     }
 }

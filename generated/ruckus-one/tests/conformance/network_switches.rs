@@ -17,7 +17,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,29 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switches");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switches");
+        support::same_json(&out, "[{}]", "list_venue_switches");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/switches",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .list_venue_switches_v1("venueId 1/x")
+            .send()
+            .await
+            .expect("list_venue_switches_v1");
+        support::same_json(&out, "{}", "list_venue_switches_v1");
     }
     {
         let expect = Expect {
@@ -37,7 +59,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{}]"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -45,7 +67,10 @@ async fn network_switches() {
         let out = client
             .network()
             .switches()
-            .create_venue_switch("venueId 1/x", &serde_json::json!({ "sample" : true }))
+            .create_venue_switch(
+                "venueId 1/x",
+                &vec![ruckus_one::network::switches::IcxSwitchView::new()],
+            )
             .send()
             .await
             .expect("create_venue_switch");
@@ -129,9 +154,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -140,12 +165,12 @@ async fn network_switches() {
             .update_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::IcxSwitchView::new(),
             )
             .send()
             .await
             .expect("update_venue_switch");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch");
+        support::same_json(&out, "{}", "update_venue_switch");
     }
     {
         let expect = Expect {
@@ -155,7 +180,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -166,7 +191,7 @@ async fn network_switches() {
             .add_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::IcxSwitchView::new(),
             )
             .send()
             .await
@@ -203,7 +228,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -214,7 +239,7 @@ async fn network_switches() {
             .update_venue_switch_positions(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::SwitchPositionViewV1001::new(),
             )
             .send()
             .await
@@ -235,7 +260,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -245,7 +270,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_port_settings");
+        support::same_json(&out, "[{}]", "get_venue_switch_port_settings");
     }
     {
         let expect = Expect {
@@ -255,9 +280,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -266,16 +291,12 @@ async fn network_switches() {
             .update_venue_switch_port_settings(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::PortV1001::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switch_port_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_switch_port_settings");
     }
     {
         let expect = Expect {
@@ -285,9 +306,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -296,16 +317,12 @@ async fn network_switches() {
             .create_venue_switch_port_settings(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
             .expect("create_venue_switch_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_port_settings",
-        );
+        support::same_json(&out, "[{}]", "create_venue_switch_port_settings");
     }
     {
         let expect = Expect {
@@ -315,9 +332,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{}]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -325,16 +342,12 @@ async fn network_switches() {
             .switches()
             .create_venue_switches_port_settings(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec![ruckus_one::network::switches::SwitchPortSelection::new()],
             )
             .send()
             .await
             .expect("create_venue_switches_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switches_port_settings",
-        );
+        support::same_json(&out, "[{}]", "create_venue_switches_port_settings");
     }
     {
         let expect = Expect {
@@ -344,9 +357,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{\"switchId\":\"sample\"}]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -354,16 +367,12 @@ async fn network_switches() {
             .switches()
             .update_venue_switches_port_settings(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec![ruckus_one::network::switches::Ports::new("sample".to_owned())],
             )
             .send()
             .await
             .expect("update_venue_switches_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switches_port_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_switches_port_settings");
     }
     {
         let expect = Expect {
@@ -375,7 +384,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -385,7 +394,29 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_vlans");
+        support::same_json(&out, "[{}]", "list_venue_switch_vlans");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .list_venue_switch_vlans_v1("venueId 1/x", "switchId 1/x")
+            .send()
+            .await
+            .expect("list_venue_switch_vlans_v1");
+        support::same_json(&out, "{}", "list_venue_switch_vlans_v1");
     }
     {
         let expect = Expect {
@@ -395,9 +426,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -406,12 +437,12 @@ async fn network_switches() {
             .create_venue_switch_vlan(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::SwitchVlan::new(),
             )
             .send()
             .await
             .expect("create_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_vlan");
+        support::same_json(&out, "{}", "create_venue_switch_vlan");
     }
     {
         let expect = Expect {
@@ -423,7 +454,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -437,7 +468,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_vlans");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_vlans");
+        support::same_json(&out, "{}", "delete_venue_switch_vlans");
     }
     {
         let expect = Expect {
@@ -449,7 +480,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -459,7 +490,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_vlan");
+        support::same_json(&out, "{}", "get_venue_switch_vlan");
     }
     {
         let expect = Expect {
@@ -469,9 +500,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -481,12 +512,12 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "vlanId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::SwitchVlan::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_vlan");
+        support::same_json(&out, "{}", "update_venue_switch_vlan");
     }
     {
         let expect = Expect {
@@ -498,7 +529,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -508,7 +539,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_vlan");
+        support::same_json(&out, "{}", "delete_venue_switch_vlan");
     }
     {
         let expect = Expect {
@@ -520,7 +551,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -530,7 +561,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_ve_ports");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_ve_ports");
+        support::same_json(&out, "[{}]", "list_venue_switch_ve_ports");
     }
     {
         let expect = Expect {
@@ -540,9 +571,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{}]"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -551,12 +582,12 @@ async fn network_switches() {
             .create_venue_switch_ve_port(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec![ruckus_one::network::switches::VePort::new()],
             )
             .send()
             .await
             .expect("create_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_ve_port");
+        support::same_json(&out, "{}", "create_venue_switch_ve_port");
     }
     {
         let expect = Expect {
@@ -568,7 +599,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -582,7 +613,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_ve_ports");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_ve_ports");
+        support::same_json(&out, "{}", "delete_venue_switch_ve_ports");
     }
     {
         let expect = Expect {
@@ -594,7 +625,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -604,7 +635,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_ve_port");
+        support::same_json(&out, "{}", "get_venue_switch_ve_port");
     }
     {
         let expect = Expect {
@@ -614,9 +645,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -626,12 +657,12 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "vePortId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::VePort::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_ve_port");
+        support::same_json(&out, "{}", "update_venue_switch_ve_port");
     }
     {
         let expect = Expect {
@@ -643,7 +674,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -653,7 +684,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_ve_port");
+        support::same_json(&out, "{}", "delete_venue_switch_ve_port");
     }
     {
         let expect = Expect {
@@ -665,7 +696,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -675,7 +706,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_static_routes");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_static_routes");
+        support::same_json(&out, "[{}]", "list_venue_switch_static_routes");
     }
     {
         let expect = Expect {
@@ -685,9 +716,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{}]"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -696,16 +727,12 @@ async fn network_switches() {
             .create_venue_switch_static_route(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec![ruckus_one::network::switches::StaticRouteView::new()],
             )
             .send()
             .await
             .expect("create_venue_switch_static_route");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_static_route",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_static_route");
     }
     {
         let expect = Expect {
@@ -717,7 +744,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -731,11 +758,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_static_routes");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_static_routes",
-        );
+        support::same_json(&out, "{}", "delete_venue_switch_static_routes");
     }
     {
         let expect = Expect {
@@ -747,7 +770,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -761,7 +784,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_static_route");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_static_route");
+        support::same_json(&out, "{}", "get_venue_switch_static_route");
     }
     {
         let expect = Expect {
@@ -771,9 +794,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -783,16 +806,12 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "staticRouteId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::StaticRouteView::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_static_route");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switch_static_route",
-        );
+        support::same_json(&out, "{}", "update_venue_switch_static_route");
     }
     {
         let expect = Expect {
@@ -804,7 +823,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -818,11 +837,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_static_route");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_static_route",
-        );
+        support::same_json(&out, "{}", "delete_venue_switch_static_route");
     }
     {
         let expect = Expect {
@@ -834,7 +849,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -844,7 +859,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_lags");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_lags");
+        support::same_json(&out, "[{}]", "list_venue_switch_lags");
     }
     {
         let expect = Expect {
@@ -854,9 +869,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[{}]"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -865,12 +880,12 @@ async fn network_switches() {
             .create_venue_switch_lag(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec![ruckus_one::network::switches::Lag::new()],
             )
             .send()
             .await
             .expect("create_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_lag");
+        support::same_json(&out, "{}", "create_venue_switch_lag");
     }
     {
         let expect = Expect {
@@ -882,7 +897,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -896,7 +911,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_lags");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_lags");
+        support::same_json(&out, "{}", "delete_venue_switch_lags");
     }
     {
         let expect = Expect {
@@ -908,7 +923,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -918,7 +933,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_lag");
+        support::same_json(&out, "{}", "get_venue_switch_lag");
     }
     {
         let expect = Expect {
@@ -928,9 +943,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -940,12 +955,12 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "lagId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::Lag::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_lag");
+        support::same_json(&out, "{}", "update_venue_switch_lag");
     }
     {
         let expect = Expect {
@@ -957,7 +972,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -967,7 +982,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_lag");
+        support::same_json(&out, "{}", "delete_venue_switch_lag");
     }
     {
         let expect = Expect {
@@ -999,9 +1014,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1010,12 +1025,12 @@ async fn network_switches() {
             .create_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::DhcpServerView::new(),
             )
             .send()
             .await
             .expect("create_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_dhcp_server");
+        support::same_json(&out, "{}", "create_venue_switch_dhcp_server");
     }
     {
         let expect = Expect {
@@ -1053,7 +1068,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1067,7 +1082,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_dhcp_server");
+        support::same_json(&out, "{}", "get_venue_switch_dhcp_server");
     }
     {
         let expect = Expect {
@@ -1077,9 +1092,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1089,12 +1104,12 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "dhcpServerId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::DhcpServerView::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_dhcp_server");
+        support::same_json(&out, "{}", "update_venue_switch_dhcp_server");
     }
     {
         let expect = Expect {
@@ -1106,7 +1121,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1120,7 +1135,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_dhcp_server");
+        support::same_json(&out, "{}", "delete_venue_switch_dhcp_server");
     }
     {
         let expect = Expect {
@@ -1262,7 +1277,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1272,7 +1287,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_acls");
+        support::same_json(&out, "[{}]", "list_venue_switch_acls");
     }
     {
         let expect = Expect {
@@ -1284,7 +1299,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1294,7 +1309,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_acl_unions");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_acl_unions");
+        support::same_json(&out, "{}", "list_venue_switch_acl_unions");
     }
     {
         let expect = Expect {
@@ -1306,7 +1321,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1316,7 +1331,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlan_unions");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_vlan_unions");
+        support::same_json(&out, "{}", "list_venue_switch_vlan_unions");
     }
     {
         let expect = Expect {
@@ -1326,7 +1341,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1337,7 +1352,7 @@ async fn network_switches() {
             .create_venue_switch_device_request(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::DeviceRequestView::new(),
             )
             .send()
             .await
@@ -1356,9 +1371,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1367,16 +1382,12 @@ async fn network_switches() {
             .patch_venue_switch_dhcp_server_states(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::DhcpServerStateView::new(),
             )
             .send()
             .await
             .expect("patch_venue_switch_dhcp_server_states");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_venue_switch_dhcp_server_states",
-        );
+        support::same_json(&out, "{}", "patch_venue_switch_dhcp_server_states");
     }
     {
         let expect = Expect {
@@ -1414,7 +1425,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1430,7 +1441,7 @@ async fn network_switches() {
             .expect("list_venue_switch_transaction_config_hist_details");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "list_venue_switch_transaction_config_hist_details",
         );
     }
@@ -1444,7 +1455,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1454,11 +1465,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_config_backups");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_venue_switch_config_backups",
-        );
+        support::same_json(&out, "[{}]", "list_venue_switch_config_backups");
     }
     {
         let expect = Expect {
@@ -1468,7 +1475,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1479,7 +1486,7 @@ async fn network_switches() {
             .create_venue_switch_config_backup(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::ConfigBackup::new(),
             )
             .send()
             .await
@@ -1500,7 +1507,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1514,11 +1521,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_config_backups");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_config_backups",
-        );
+        support::same_json(&out, "{}", "delete_venue_switch_config_backups");
     }
     {
         let expect = Expect {
@@ -1530,7 +1533,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1544,7 +1547,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_config_backup");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_config_backup");
+        support::same_json(&out, "{}", "get_venue_switch_config_backup");
     }
     {
         let expect = Expect {
@@ -1556,7 +1559,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1570,11 +1573,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_config_backup",
-        );
+        support::same_json(&out, "{}", "delete_venue_switch_config_backup");
     }
     {
         let expect = Expect {
@@ -1584,7 +1583,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1596,7 +1595,7 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "configBackupId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::ConfigBackupAction::new(),
             )
             .send()
             .await
@@ -1615,9 +1614,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1626,16 +1625,12 @@ async fn network_switches() {
             .create_venue_switch_config_backup_comparison(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::ConfigBackupComparison::new(),
             )
             .send()
             .await
             .expect("create_venue_switch_config_backup_comparison");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_config_backup_comparison",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_config_backup_comparison");
     }
     {
         let expect = Expect {
@@ -1647,7 +1642,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1663,7 +1658,7 @@ async fn network_switches() {
             .expect("get_venue_switch_config_backup_formatted_configs");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "get_venue_switch_config_backup_formatted_configs",
         );
     }
@@ -1677,7 +1672,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("[{}]"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1690,11 +1685,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_power_cycle_request");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_power_cycle_request",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_power_cycle_request");
     }
     {
         let expect = Expect {
@@ -1816,25 +1807,21 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .fetch_venue_switch_aggregation_details(
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::DynamicQueryPayload::new(),
             )
             .send()
             .await
             .expect("fetch_venue_switch_aggregation_details");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "fetch_venue_switch_aggregation_details",
-        );
+        support::same_json(&out, "{}", "fetch_venue_switch_aggregation_details");
     }
     {
         let expect = Expect {
@@ -2006,7 +1993,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2016,7 +2003,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_import_results");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_import_results");
+        support::same_json(&out, "{}", "get_venue_switch_import_results");
     }
     {
         let expect = Expect {
@@ -2028,7 +2015,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2038,7 +2025,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_stack");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_stack");
+        support::same_json(&out, "{}", "delete_venue_stack");
     }
     {
         let expect = Expect {
@@ -2048,9 +2035,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2058,16 +2045,12 @@ async fn network_switches() {
             .switches()
             .update_venue_switch_firmware_schedules(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::ChangeSchedule::new(),
             )
             .send()
             .await
             .expect("update_venue_switch_firmware_schedules");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switch_firmware_schedules",
-        );
+        support::same_json(&out, "{}", "update_venue_switch_firmware_schedules");
     }
     {
         let expect = Expect {
@@ -2077,9 +2060,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2087,16 +2070,37 @@ async fn network_switches() {
             .switches()
             .create_venue_switch_firmware_schedule(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::ChangeSchedule::new(),
             )
             .send()
             .await
             .expect("create_venue_switch_firmware_schedule");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_firmware_schedule",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_firmware_schedule");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/switchFirmwares/schedules",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 201u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .create_venue_switch_firmware_schedule_v1(
+                "venueId 1/x",
+                &ruckus_one::network::switches::ChangeScheduleV1::new(),
+            )
+            .send()
+            .await
+            .expect("create_venue_switch_firmware_schedule_v1");
+        support::same_json(&out, "{}", "create_venue_switch_firmware_schedule_v1");
     }
     {
         let expect = Expect {
@@ -2106,9 +2110,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2116,16 +2120,12 @@ async fn network_switches() {
             .switches()
             .delete_venue_switch_firmware_schedules(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::SkipScheduleUpgrade::new(),
             )
             .send()
             .await
             .expect("delete_venue_switch_firmware_schedules");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_firmware_schedules",
-        );
+        support::same_json(&out, "{}", "delete_venue_switch_firmware_schedules");
     }
     {
         let expect = Expect {
@@ -2137,7 +2137,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2147,7 +2147,29 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_versions");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_firmware_versions");
+        support::same_json(&out, "[{}]", "list_switch_firmware_versions");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/switchFirmwares/versions/versionType%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("[{}]"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .list_switch_firmware_versions_v1("versionType 1/x")
+            .send()
+            .await
+            .expect("list_switch_firmware_versions_v1");
+        support::same_json(&out, "[{}]", "list_switch_firmware_versions_v1");
     }
     {
         let expect = Expect {
@@ -2159,7 +2181,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2169,11 +2191,29 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_current_versions");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_firmware_current_versions",
-        );
+        support::same_json(&out, "{}", "list_switch_firmware_current_versions");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/switchFirmwares/currentVersions",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .list_switch_firmware_current_versions_v1()
+            .send()
+            .await
+            .expect("list_switch_firmware_current_versions_v1");
+        support::same_json(&out, "{}", "list_switch_firmware_current_versions_v1");
     }
     {
         let expect = Expect {
@@ -2183,7 +2223,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("[{\"sample\":true}]"),
         };
@@ -2191,7 +2231,9 @@ async fn network_switches() {
         let out = client
             .network()
             .switches()
-            .query_switch_firmware_schedules(&serde_json::json!({ "sample" : true }))
+            .query_switch_firmware_schedules(
+                &ruckus_one::network::switches::UpgradeVenueQueryFilter::new(),
+            )
             .send()
             .await
             .expect("query_switch_firmware_schedules");
@@ -2204,12 +2246,40 @@ async fn network_switches() {
     {
         let expect = Expect {
             method: "POST",
+            path: "/switchFirmwares/schedules/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("[{\"sample\":true}]"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .query_switch_firmware_schedules_v1(
+                &ruckus_one::network::switches::UpgradeVenueQueryFilterV1::new(),
+            )
+            .send()
+            .await
+            .expect("query_switch_firmware_schedules_v1");
+        support::same_json(
+            &out,
+            "[{\"sample\":true}]",
+            "query_switch_firmware_schedules_v1",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
             path: "/switchFirmwares/schedules/switches/query",
             accept: "application/vnd.ruckus.v1.1+json",
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("[{\"sample\":true}]"),
         };
@@ -2218,7 +2288,7 @@ async fn network_switches() {
             .network()
             .switches()
             .query_switch_firmware_schedule_switches(
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::switches::UpgradeSwitchQueryFilter::new(),
             )
             .send()
             .await
@@ -2227,6 +2297,34 @@ async fn network_switches() {
             &out,
             "[{\"sample\":true}]",
             "query_switch_firmware_schedule_switches",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/switchFirmwares/schedules/switches/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("[{\"sample\":true}]"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .query_switch_firmware_schedule_switches_v1(
+                &ruckus_one::network::switches::UpgradeSwitchQueryFilterV1::new(),
+            )
+            .send()
+            .await
+            .expect("query_switch_firmware_schedule_switches_v1");
+        support::same_json(
+            &out,
+            "[{\"sample\":true}]",
+            "query_switch_firmware_schedule_switches_v1",
         );
     }
     {
@@ -2263,7 +2361,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -2273,12 +2371,37 @@ async fn network_switches() {
             .switches()
             .create_venue_aaa_server(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::common::AaaServer::new(),
             )
             .send()
             .await
             .expect("create_venue_aaa_server");
         support::same_json(&out, "{\"sample\":true}", "create_venue_aaa_server");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/aaaServers",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .create_venue_aaa_server_v1(
+                "venueId 1/x",
+                &ruckus_one::network::common::AaaServerBo::new(),
+            )
+            .send()
+            .await
+            .expect("create_venue_aaa_server_v1");
+        support::same_json(&out, "{\"sample\":true}", "create_venue_aaa_server_v1");
     }
     {
         let expect = Expect {
@@ -2312,7 +2435,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2322,7 +2445,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_aaa_server");
+        support::same_json(&out, "{}", "get_venue_aaa_server");
     }
     {
         let expect = Expect {
@@ -2332,9 +2455,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2343,12 +2466,38 @@ async fn network_switches() {
             .update_venue_aaa_server(
                 "venueId 1/x",
                 "aaaServerId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::common::AaaServer::new(),
             )
             .send()
             .await
             .expect("update_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_aaa_server");
+        support::same_json(&out, "{}", "update_venue_aaa_server");
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switches()
+            .update_venue_aaa_server_v1(
+                "venueId 1/x",
+                "aaaServerId 1/x",
+                &ruckus_one::network::common::AaaServerBo::new(),
+            )
+            .send()
+            .await
+            .expect("update_venue_aaa_server_v1");
+        support::same_json(&out, "{}", "update_venue_aaa_server_v1");
     }
     {
         let expect = Expect {
@@ -2360,7 +2509,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2370,7 +2519,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_aaa_server");
+        support::same_json(&out, "{}", "delete_venue_aaa_server");
     }
     {
         let expect = Expect {
@@ -2380,9 +2529,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2390,12 +2539,12 @@ async fn network_switches() {
             .switches()
             .update_venue_aaa_settings(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::common::AaaSettingView::new(),
             )
             .send()
             .await
             .expect("update_venue_aaa_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_aaa_settings");
+        support::same_json(&out, "{}", "update_venue_aaa_settings");
     }
     {
         let expect = Expect {

@@ -17,7 +17,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant");
+        support::same_json(&out, "{}", "get_tenant");
     }
     {
         let expect = Expect {
@@ -37,7 +37,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"name\":\"sample\",\"service_effective_date\":\"sample\",\"service_expiration_date\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -45,7 +47,14 @@ async fn network_tenants() {
         let out = client
             .network()
             .tenants()
-            .update_tenant("tenantId 1/x", &serde_json::json!({ "sample" : true }))
+            .update_tenant(
+                "tenantId 1/x",
+                &ruckus_one::network::tenants::UpdateMspEcRequest::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("update_tenant");
@@ -81,19 +90,23 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"data\":[{\"requestId\":\"sample\"}]}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .create_tenant(&serde_json::json!({ "sample" : true }))
+            .create_tenant(&ruckus_one::network::tenants::AddTenantRequestHolder::new())
             .send()
             .await
             .expect("create_tenant");
-        support::same_json(&out, "{\"sample\":true}", "create_tenant");
+        support::same_json(
+            &out,
+            "{\"data\":[{\"requestId\":\"sample\"}]}",
+            "create_tenant",
+        );
     }
     {
         let expect = Expect {
@@ -127,7 +140,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -137,7 +150,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_tenant_delegations");
+        support::same_json(&out, "{}", "list_tenant_delegations");
     }
     {
         let expect = Expect {
@@ -147,9 +160,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"delegation_type\":\"sample\"}"),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -157,12 +170,14 @@ async fn network_tenants() {
             .tenants()
             .update_tenant_delegations(
                 "tenantId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::tenants::AssignMspEcListRequest::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_tenant_delegations");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_delegations");
+        support::same_json(&out, "\"sample\"", "update_tenant_delegations");
     }
     {
         let expect = Expect {
@@ -172,7 +187,7 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"admin_email\":\"sample\"}"),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -182,7 +197,7 @@ async fn network_tenants() {
             .tenants()
             .resend_tenant_invitation(
                 "tenantId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::tenants::EmailInvitation::new("sample".to_owned()),
             )
             .send()
             .await
@@ -199,7 +214,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -209,7 +224,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_admins");
-        support::same_json(&out, "{\"sample\":true}", "list_tenant_admins");
+        support::same_json(&out, "\"sample\"", "list_tenant_admins");
     }
     {
         let expect = Expect {
@@ -221,7 +236,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -231,7 +246,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_admin");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_admin");
+        support::same_json(&out, "{}", "get_tenant_admin");
     }
     {
         let expect = Expect {
@@ -241,7 +256,9 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"email\":\"sample\",\"user_name\":null,\"first_name\":null}",
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -252,7 +269,9 @@ async fn network_tenants() {
             .update_tenant_admin(
                 "tenantId 1/x",
                 "adminId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::tenants::UpdateMspEcAdminRequest::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -291,7 +310,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "[{\"msp_admin_id\":\"sample\",\"msp_admin_role\":\"sample\"}]",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -301,7 +322,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_admin_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_tenant_admin_delegations");
+        support::same_json(
+            &out,
+            "[{\"msp_admin_id\":\"sample\",\"msp_admin_role\":\"sample\"}]",
+            "list_tenant_admin_delegations",
+        );
     }
     {
         let expect = Expect {
@@ -311,7 +336,7 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"delegation_type\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -321,7 +346,9 @@ async fn network_tenants() {
             .tenants()
             .update_tenant_admin_delegations(
                 "tenantId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::tenants::AssignedMspAdminsRequest::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -342,7 +369,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -352,7 +379,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_activation");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_activation");
+        support::same_json(&out, "[{}]", "update_tenant_activation");
     }
     {
         let expect = Expect {
@@ -364,7 +391,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -374,7 +401,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_activation");
-        support::same_json(&out, "{\"sample\":true}", "delete_tenant_activation");
+        support::same_json(&out, "[{}]", "delete_tenant_activation");
     }
     {
         let expect = Expect {
@@ -386,7 +413,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -396,7 +423,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_support_status");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_support_status");
+        support::same_json(&out, "\"sample\"", "get_tenant_support_status");
     }
     {
         let expect = Expect {
@@ -408,7 +435,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -418,7 +445,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_support_status");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_support_status");
+        support::same_json(&out, "\"sample\"", "update_tenant_support_status");
     }
     {
         let expect = Expect {
@@ -430,7 +457,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -440,7 +467,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_support_status");
-        support::same_json(&out, "{\"sample\":true}", "delete_tenant_support_status");
+        support::same_json(&out, "\"sample\"", "delete_tenant_support_status");
     }
     {
         let expect = Expect {
@@ -452,7 +479,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -462,7 +489,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_brandings");
-        support::same_json(&out, "{\"sample\":true}", "list_brandings");
+        support::same_json(&out, "{}", "list_brandings");
     }
     {
         let expect = Expect {
@@ -472,7 +499,7 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"msp_label\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -480,7 +507,9 @@ async fn network_tenants() {
         let out = client
             .network()
             .tenants()
-            .update_brandings(&serde_json::json!({ "sample" : true }))
+            .update_brandings(
+                &ruckus_one::network::tenants::UpdateMspRequest::new("sample".to_owned()),
+            )
             .send()
             .await
             .expect("update_brandings");
@@ -494,7 +523,7 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"msp_label\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -502,7 +531,9 @@ async fn network_tenants() {
         let out = client
             .network()
             .tenants()
-            .create_branding(&serde_json::json!({ "sample" : true }))
+            .create_branding(
+                &ruckus_one::network::tenants::UpdateMspRequest::new("sample".to_owned()),
+            )
             .send()
             .await
             .expect("create_branding");
@@ -516,19 +547,21 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"msp_label\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .create_logo_file(&serde_json::json!({ "sample" : true }))
+            .create_logo_file(
+                &ruckus_one::network::tenants::UpdateMspRequest::new("sample".to_owned()),
+            )
             .send()
             .await
             .expect("create_logo_file");
-        support::same_json(&out, "{\"sample\":true}", "create_logo_file");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_logo_file");
     }
     {
         let expect = Expect {
@@ -540,7 +573,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -550,7 +583,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_logo_file");
-        support::same_json(&out, "{\"sample\":true}", "get_logo_file");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "get_logo_file");
     }
     {
         let expect = Expect {
@@ -560,23 +593,23 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"operation\":\"sample\"}"),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .create_firmware_upgrade_schedule(&serde_json::json!({ "sample" : true }))
+            .create_firmware_upgrade_schedule(
+                &ruckus_one::network::tenants::FirmwareUpgradeRequest::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_firmware_upgrade_schedule");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_firmware_upgrade_schedule",
-        );
+        support::same_json(&out, "\"sample\"", "create_firmware_upgrade_schedule");
     }
     {
         let expect = Expect {
@@ -586,19 +619,21 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .patch_tenant_delegations(&serde_json::json!({ "sample" : true }))
+            .patch_tenant_delegations(
+                &ruckus_one::network::tenants::AssignMspEcToMultipleTechPartners::new(),
+            )
             .send()
             .await
             .expect("patch_tenant_delegations");
-        support::same_json(&out, "{\"sample\":true}", "patch_tenant_delegations");
+        support::same_json(&out, "\"sample\"", "patch_tenant_delegations");
     }
     {
         let expect = Expect {
@@ -608,19 +643,21 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("\"sample\""),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .patch_admin_delegations(&serde_json::json!({ "sample" : true }))
+            .patch_admin_delegations(
+                &ruckus_one::network::tenants::MspAdminRequest::new(),
+            )
             .send()
             .await
             .expect("patch_admin_delegations");
-        support::same_json(&out, "{\"sample\":true}", "patch_admin_delegations");
+        support::same_json(&out, "\"sample\"", "patch_admin_delegations");
     }
     {
         let expect = Expect {
@@ -632,7 +669,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"externalId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -642,7 +679,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_self_tenant");
-        support::same_json(&out, "{\"sample\":true}", "get_self_tenant");
+        support::same_json(&out, "{\"externalId\":\"sample\"}", "get_self_tenant");
     }
     {
         let expect = Expect {
@@ -652,7 +689,7 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -661,7 +698,7 @@ async fn network_tenants() {
             .network()
             .tenants()
             .create_tenant_notification_recipient(
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::tenants::NotificationRecipientRbacdto::new(),
             )
             .send()
             .await
@@ -734,25 +771,28 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"destination\":\"sample\",\"platform\":\"sample\",\"deviceToken\":\"sample\",\"deviceId\":\"sample\"}",
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_tenant_mobile_push_notification(
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::tenants::MobilePushNotificationEndpoint::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("create_tenant_mobile_push_notification");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_tenant_mobile_push_notification",
-        );
+        support::same_json(&out, "{}", "create_tenant_mobile_push_notification");
     }
     {
         let expect = Expect {
@@ -788,7 +828,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -798,7 +838,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_beta_features");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_beta_features");
+        support::same_json(&out, "{}", "get_tenant_beta_features");
     }
     {
         let expect = Expect {
@@ -808,19 +848,21 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .update_tenant_beta_features(&serde_json::json!({ "sample" : true }))
+            .update_tenant_beta_features(
+                &ruckus_one::network::tenants::BetaFeatureRequest::new(),
+            )
             .send()
             .await
             .expect("update_tenant_beta_features");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_beta_features");
+        support::same_json(&out, "{}", "update_tenant_beta_features");
     }
     {
         let expect = Expect {
@@ -832,7 +874,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -842,7 +884,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_privacy_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_privacy_settings");
+        support::same_json(&out, "{}", "get_tenant_privacy_settings");
     }
     {
         let expect = Expect {
@@ -852,19 +894,21 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .create_tenant_privacy_settings(&serde_json::json!({ "sample" : true }))
+            .create_tenant_privacy_settings(
+                &ruckus_one::network::tenants::TenantPrivacyFeatureRequest::new(),
+            )
             .send()
             .await
             .expect("create_tenant_privacy_settings");
-        support::same_json(&out, "{\"sample\":true}", "create_tenant_privacy_settings");
+        support::same_json(&out, "{}", "create_tenant_privacy_settings");
     }
     {
         let expect = Expect {
@@ -874,19 +918,21 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .patch_tenant_privacy_settings(&serde_json::json!({ "sample" : true }))
+            .patch_tenant_privacy_settings(
+                &ruckus_one::network::tenants::TenantPrivacyFeatureRequest::new(),
+            )
             .send()
             .await
             .expect("patch_tenant_privacy_settings");
-        support::same_json(&out, "{\"sample\":true}", "patch_tenant_privacy_settings");
+        support::same_json(&out, "{}", "patch_tenant_privacy_settings");
     }
     {
         let expect = Expect {
@@ -921,7 +967,7 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"email\":\"sample\",\"role\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -929,7 +975,12 @@ async fn network_tenants() {
         let out = client
             .network()
             .tenants()
-            .update_admins(&serde_json::json!({ "sample" : true }))
+            .update_admins(
+                &ruckus_one::network::tenants::AdminView::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("update_admins");
@@ -943,7 +994,7 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"email\":\"sample\",\"role\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -951,7 +1002,12 @@ async fn network_tenants() {
         let out = client
             .network()
             .tenants()
-            .create_admin(&serde_json::json!({ "sample" : true }))
+            .create_admin(
+                &ruckus_one::network::tenants::AdminView::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_admin");
@@ -1011,7 +1067,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"email\":\"sample\",\"role\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1021,7 +1077,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_admin");
-        support::same_json(&out, "{\"sample\":true}", "get_admin");
+        support::same_json(
+            &out,
+            "{\"email\":\"sample\",\"role\":\"sample\"}",
+            "get_admin",
+        );
     }
     {
         let expect = Expect {

@@ -15,7 +15,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\",\"serialNumber\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -23,7 +23,13 @@ async fn network_wireless_aps() {
         let out = client
             .network()
             .wireless_aps()
-            .create_venue_ap("venueId 1/x", &serde_json::json!({ "sample" : true }))
+            .create_venue_ap(
+                "venueId 1/x",
+                &ruckus_one::network::common::ApCreation::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_venue_ap");
@@ -39,7 +45,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +55,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_venue_ap_import_results");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_import_results");
+        support::same_json(&out, "{}", "get_venue_ap_import_results");
     }
     {
         let expect = Expect {
@@ -59,7 +65,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -69,12 +75,41 @@ async fn network_wireless_aps() {
             .wireless_aps()
             .create_venue_ap_group(
                 "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::common::VenueApGroup::new(),
             )
             .send()
             .await
             .expect("create_venue_ap_group");
         support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_ap_group");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/apGroups",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .create_venue_ap_group_v1(
+                "venueId 1/x",
+                &ruckus_one::network::wireless_aps::ApGroup::new("sample".to_owned()),
+            )
+            .send()
+            .await
+            .expect("create_venue_ap_group_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_venue_ap_group_v1",
+        );
     }
     {
         let expect = Expect {
@@ -270,7 +305,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -280,7 +315,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_antenna_type_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_antenna_type_settings");
+        support::same_json(&out, "{}", "get_ap_antenna_type_settings");
     }
     {
         let expect = Expect {
@@ -290,7 +325,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -301,7 +336,7 @@ async fn network_wireless_aps() {
             .update_ap_antenna_type_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApAntennaTypeSettings::new(),
             )
             .send()
             .await
@@ -366,7 +401,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -376,7 +411,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_bss_coloring_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_bss_coloring_settings");
+        support::same_json(&out, "{}", "get_ap_bss_coloring_settings");
     }
     {
         let expect = Expect {
@@ -386,7 +421,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -397,7 +432,7 @@ async fn network_wireless_aps() {
             .update_ap_bss_coloring_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApBssColoringSettings::new(),
             )
             .send()
             .await
@@ -473,7 +508,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -483,11 +518,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_directed_multicast_settings",
-        );
+        support::same_json(&out, "{}", "get_ap_directed_multicast_settings");
     }
     {
         let expect = Expect {
@@ -497,7 +528,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -508,7 +539,7 @@ async fn network_wireless_aps() {
             .update_ap_directed_multicast_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApDirectedMulticastSettings::new(),
             )
             .send()
             .await
@@ -529,7 +560,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -539,11 +570,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_external_antenna_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_external_antenna_settings",
-        );
+        support::same_json(&out, "{}", "get_ap_external_antenna_settings");
     }
     {
         let expect = Expect {
@@ -553,7 +580,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -564,7 +591,7 @@ async fn network_wireless_aps() {
             .update_ap_external_antenna_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApExternalAntennaSettings::new(),
             )
             .send()
             .await
@@ -585,7 +612,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -595,7 +622,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_iot_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_iot_settings");
+        support::same_json(&out, "{}", "get_ap_iot_settings");
     }
     {
         let expect = Expect {
@@ -605,7 +632,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -616,7 +643,7 @@ async fn network_wireless_aps() {
             .update_ap_iot_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApIotSettings::new(),
             )
             .send()
             .await
@@ -677,7 +704,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -687,11 +714,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_lan_port_specific_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_lan_port_specific_settings",
-        );
+        support::same_json(&out, "{}", "get_ap_lan_port_specific_settings");
     }
     {
         let expect = Expect {
@@ -701,7 +724,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -712,7 +735,7 @@ async fn network_wireless_aps() {
             .update_ap_lan_port_specific_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApLanPortSpecificSettings::new(),
             )
             .send()
             .await
@@ -733,7 +756,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -743,7 +766,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_led_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_led_settings");
+        support::same_json(&out, "{}", "get_ap_led_settings");
     }
     {
         let expect = Expect {
@@ -753,7 +776,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -764,7 +787,7 @@ async fn network_wireless_aps() {
             .update_ap_led_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApLedSettings::new(),
             )
             .send()
             .await
@@ -781,7 +804,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -791,11 +814,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_management_traffic_vlan_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_management_traffic_vlan_settings",
-        );
+        support::same_json(&out, "{}", "get_ap_management_traffic_vlan_settings");
     }
     {
         let expect = Expect {
@@ -805,7 +824,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -816,7 +835,7 @@ async fn network_wireless_aps() {
             .update_ap_management_traffic_vlan_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApManagementTrafficVlanSettings::new(),
             )
             .send()
             .await
@@ -837,7 +856,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -847,7 +866,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_mesh_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_mesh_settings");
+        support::same_json(&out, "{}", "get_ap_mesh_settings");
     }
     {
         let expect = Expect {
@@ -857,7 +876,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -868,7 +887,7 @@ async fn network_wireless_aps() {
             .update_ap_mesh_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApMeshSettings::new(),
             )
             .send()
             .await
@@ -889,7 +908,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"ipType\":null}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -899,7 +918,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_network_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_network_settings");
+        support::same_json(&out, "{\"ipType\":null}", "get_ap_network_settings");
     }
     {
         let expect = Expect {
@@ -909,7 +928,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"ipType\":null}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -920,7 +939,7 @@ async fn network_wireless_aps() {
             .update_ap_network_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApNetworkSettings::new(),
             )
             .send()
             .await
@@ -941,7 +960,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -951,7 +970,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_radio_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_radio_settings");
+        support::same_json(&out, "{}", "get_ap_radio_settings");
     }
     {
         let expect = Expect {
@@ -961,7 +980,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -972,7 +991,7 @@ async fn network_wireless_aps() {
             .update_ap_radio_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApRadioSettings::new(),
             )
             .send()
             .await
@@ -993,7 +1012,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1003,7 +1022,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_smart_monitor_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_smart_monitor_settings");
+        support::same_json(&out, "{}", "get_ap_smart_monitor_settings");
     }
     {
         let expect = Expect {
@@ -1013,7 +1032,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1024,7 +1043,7 @@ async fn network_wireless_aps() {
             .update_ap_smart_monitor_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApSmartMonitorSettings::new(),
             )
             .send()
             .await
@@ -1045,7 +1064,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1055,11 +1074,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_snmp_agent_profile_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_snmp_agent_profile_settings",
-        );
+        support::same_json(&out, "{}", "get_ap_snmp_agent_profile_settings");
     }
     {
         let expect = Expect {
@@ -1069,7 +1084,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1080,7 +1095,7 @@ async fn network_wireless_aps() {
             .update_ap_snmp_agent_profile_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::VenueApSnmpAgentProfileSettings::new(),
             )
             .send()
             .await
@@ -1101,7 +1116,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1111,11 +1126,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_sticky_client_steering_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_sticky_client_steering_settings",
-        );
+        support::same_json(&out, "{}", "get_ap_sticky_client_steering_settings");
     }
     {
         let expect = Expect {
@@ -1125,7 +1136,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1136,7 +1147,7 @@ async fn network_wireless_aps() {
             .update_ap_sticky_client_steering_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApStickyClientSteeringSettings::new(),
             )
             .send()
             .await
@@ -1183,7 +1194,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1193,7 +1204,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_usb_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_usb_port_settings");
+        support::same_json(&out, "{}", "get_ap_usb_port_settings");
     }
     {
         let expect = Expect {
@@ -1203,7 +1214,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1214,7 +1225,7 @@ async fn network_wireless_aps() {
             .update_ap_usb_port_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApUsbPortSettings::new(),
             )
             .send()
             .await
@@ -1235,7 +1246,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1245,7 +1256,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_picture");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_picture");
+        support::same_json(&out, "{}", "get_ap_picture");
     }
     {
         let expect = Expect {
@@ -1301,7 +1312,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1311,7 +1322,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_capabilities");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_capabilities");
+        support::same_json(&out, "{}", "get_ap_capabilities");
     }
     {
         let expect = Expect {
@@ -1323,7 +1334,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"dhcpApRole\":null,\"serialNumber\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1333,7 +1344,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_dhcp_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_dhcp_settings");
+        support::same_json(
+            &out,
+            "{\"dhcpApRole\":null,\"serialNumber\":\"sample\"}",
+            "get_ap_dhcp_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1345,7 +1360,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1355,7 +1370,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_logs");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_logs");
+        support::same_json(&out, "{}", "get_ap_logs");
     }
     {
         let expect = Expect {
@@ -1367,7 +1382,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1377,7 +1392,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_packets");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_packets");
+        support::same_json(&out, "{}", "get_ap_packets");
     }
     {
         let expect = Expect {
@@ -1389,7 +1404,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1399,7 +1414,29 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_available_channels");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_wifi_available_channels");
+        support::same_json(&out, "{}", "get_ap_wifi_available_channels");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/wifiAvailableChannels",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_ap_wifi_available_channels_v1("venueId 1/x", "serialNumber 1/x")
+            .send()
+            .await
+            .expect("get_ap_wifi_available_channels_v1");
+        support::same_json(&out, "{}", "get_ap_wifi_available_channels_v1");
     }
     {
         let expect = Expect {
@@ -1411,7 +1448,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1421,7 +1458,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_dhcp_client_leases");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_wifi_dhcp_client_leases");
+        support::same_json(&out, "{}", "get_ap_wifi_dhcp_client_leases");
     }
     {
         let expect = Expect {
@@ -1433,7 +1470,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1443,7 +1480,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_dhcp_pool_usages");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_wifi_dhcp_pool_usages");
+        support::same_json(&out, "{}", "get_ap_wifi_dhcp_pool_usages");
     }
     {
         let expect = Expect {
@@ -1453,7 +1490,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"status\":null}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1465,7 +1502,7 @@ async fn network_wireless_aps() {
                 "venueId 1/x",
                 "serialNumber 1/x",
                 "clientMacAddress 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApClient::new(),
             )
             .send()
             .await
@@ -1480,9 +1517,9 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"type\":null}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1491,12 +1528,12 @@ async fn network_wireless_aps() {
             .patch_ap_diagnosis_commands(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApDiagnosisCommand::new(),
             )
             .send()
             .await
             .expect("patch_ap_diagnosis_commands");
-        support::same_json(&out, "{\"sample\":true}", "patch_ap_diagnosis_commands");
+        support::same_json(&out, "{}", "patch_ap_diagnosis_commands");
     }
     {
         let expect = Expect {
@@ -1506,7 +1543,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"status\":null,\"type\":null}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1517,7 +1554,7 @@ async fn network_wireless_aps() {
             .patch_ap_neighbors(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApNeighbors::new(),
             )
             .send()
             .await
@@ -1532,7 +1569,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1543,7 +1580,7 @@ async fn network_wireless_aps() {
             .patch_ap_packets(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApPacketAction::new(),
             )
             .send()
             .await
@@ -1558,7 +1595,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"type\":null}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1569,7 +1606,7 @@ async fn network_wireless_aps() {
             .patch_ap_system_commands(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApSystemCommand::new(),
             )
             .send()
             .await
@@ -1978,7 +2015,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1988,7 +2025,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_floor_position");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_floor_position");
+        support::same_json(&out, "{}", "get_ap_floor_position");
     }
     {
         let expect = Expect {
@@ -1998,7 +2035,7 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2010,7 +2047,7 @@ async fn network_wireless_aps() {
                 "venueId 1/x",
                 "floorplanId 1/x",
                 "serialNumber 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_aps::ApFloorPosition::new(),
             )
             .send()
             .await

@@ -147,7 +147,7 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"type\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -155,7 +155,11 @@ async fn network_wireless_networks() {
         let out = client
             .network()
             .wireless_networks()
-            .create_wifi_network(&serde_json::json!({ "sample" : true }))
+            .create_wifi_network(
+                &ruckus_one::network::wireless_networks::WifiNetwork::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_wifi_network");
@@ -169,7 +173,7 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"type\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -179,7 +183,9 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_wifi_network(
                 "wifiNetworkId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::WifiNetwork::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -381,7 +387,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -391,7 +397,7 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_venue_wifi_network_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_wifi_network_settings");
+        support::same_json(&out, "{}", "get_venue_wifi_network_settings");
     }
     {
         let expect = Expect {
@@ -401,7 +407,7 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -412,7 +418,7 @@ async fn network_wireless_networks() {
             .update_venue_wifi_network_settings(
                 "venueId 1/x",
                 "wifiNetworkId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::VenueWifiNetworkSettings::new(),
             )
             .send()
             .await
@@ -775,9 +781,9 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"action\":\"passwordValidation\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -785,12 +791,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .patch_wifi_network_guest_users(
                 "wifiNetworkId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::GuestUserAction::new(
+                    ruckus_one::network::wireless_networks::GuestUserActionAction::from(
+                        "passwordValidation",
+                    ),
+                ),
             )
             .send()
             .await
             .expect("patch_wifi_network_guest_users");
-        support::same_json(&out, "{\"sample\":true}", "patch_wifi_network_guest_users");
+        support::same_json(&out, "{}", "patch_wifi_network_guest_users");
     }
     {
         let expect = Expect {
@@ -822,9 +832,9 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -833,12 +843,12 @@ async fn network_wireless_networks() {
             .patch_wifi_network_guest_user(
                 "wifiNetworkId 1/x",
                 "guestUserId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::GuestUserUpdate::new(),
             )
             .send()
             .await
             .expect("patch_wifi_network_guest_user");
-        support::same_json(&out, "{\"sample\":true}", "patch_wifi_network_guest_user");
+        support::same_json(&out, "{}", "patch_wifi_network_guest_user");
     }
     {
         let expect = Expect {
@@ -850,7 +860,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -860,7 +870,7 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_wifi_network_guest_user");
-        support::same_json(&out, "{\"sample\":true}", "delete_wifi_network_guest_user");
+        support::same_json(&out, "{}", "delete_wifi_network_guest_user");
     }
     {
         let expect = Expect {
@@ -938,7 +948,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{}"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -950,7 +960,31 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("create_portal_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_portal_service_profile");
+        support::same_json(&out, "{}", "create_portal_service_profile");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/portalServiceProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 201u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .create_portal_service_profile_v1(
+                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+            )
+            .send()
+            .await
+            .expect("create_portal_service_profile_v1");
+        support::same_json(&out, "{}", "create_portal_service_profile_v1");
     }
     {
         let expect = Expect {
@@ -1287,7 +1321,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{}"),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1299,11 +1333,7 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("create_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_template_portal_service_profile",
-        );
+        support::same_json(&out, "{}", "create_template_portal_service_profile");
     }
     {
         let expect = Expect {

@@ -41,7 +41,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -51,7 +51,33 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_access_control_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_access_control_profile");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_access_control_profile");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/accessControlProfiles/accessControlProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"name\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_access_control_profile_v1("accessControlProfileId 1/x")
+            .send()
+            .await
+            .expect("get_access_control_profile_v1");
+        support::same_json(
+            &out,
+            "{\"name\":\"sample\"}",
+            "get_access_control_profile_v1",
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +87,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -71,7 +97,9 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_access_control_profile(
                 "accessControlProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::AccessControlProfile::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -80,6 +108,37 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "update_access_control_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/accessControlProfiles/accessControlProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_access_control_profile_v1(
+                "accessControlProfileId 1/x",
+                &ruckus_one::network::wireless_policies::AccessControlProfileV1::new(
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_access_control_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_access_control_profile_v1",
         );
     }
     {
@@ -348,7 +407,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -356,7 +415,11 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_application_policy(&serde_json::json!({ "sample" : true }))
+            .create_application_policy(
+                &ruckus_one::network::wireless_policies::ApplicationPolicy::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_application_policy");
@@ -364,6 +427,36 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "create_application_policy",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/applicationPolicies",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .create_application_policy_v1(
+                &ruckus_one::network::wireless_policies::ApplicationPolicyV1::new(
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_application_policy_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_application_policy_v1",
         );
     }
     {
@@ -422,7 +515,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -432,7 +525,29 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_application_policy");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_application_policy");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/applicationPolicies/applicationPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"name\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_application_policy_v1("applicationPolicyId 1/x")
+            .send()
+            .await
+            .expect("get_application_policy_v1");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_application_policy_v1");
     }
     {
         let expect = Expect {
@@ -442,7 +557,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -452,7 +567,9 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_application_policy(
                 "applicationPolicyId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::ApplicationPolicy::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -461,6 +578,37 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "update_application_policy",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/applicationPolicies/applicationPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_application_policy_v1(
+                "applicationPolicyId 1/x",
+                &ruckus_one::network::wireless_policies::ApplicationPolicyV1::new(
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_application_policy_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_application_policy_v1",
         );
     }
     {
@@ -497,7 +645,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -505,11 +653,45 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_device_policy(&serde_json::json!({ "sample" : true }))
+            .create_device_policy(
+                &ruckus_one::network::wireless_policies::DevicePolicy::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_device_policy");
         support::same_json(&out, "{\"requestId\":\"sample\"}", "create_device_policy");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/devicePolicies",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .create_device_policy_v1(
+                &ruckus_one::network::wireless_policies::DevicePolicyV1::new(
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_device_policy_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_device_policy_v1",
+        );
     }
     {
         let expect = Expect {
@@ -565,7 +747,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -575,7 +757,29 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_device_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_device_policy");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_device_policy");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/devicePolicies/devicePolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"name\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_device_policy_v1("devicePolicyId 1/x")
+            .send()
+            .await
+            .expect("get_device_policy_v1");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_device_policy_v1");
     }
     {
         let expect = Expect {
@@ -585,7 +789,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -595,12 +799,45 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_device_policy(
                 "devicePolicyId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::DevicePolicy::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_device_policy");
         support::same_json(&out, "{\"requestId\":\"sample\"}", "update_device_policy");
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/devicePolicies/devicePolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\"}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_device_policy_v1(
+                "devicePolicyId 1/x",
+                &ruckus_one::network::wireless_policies::DevicePolicyV1::new(
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_device_policy_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_device_policy_v1",
+        );
     }
     {
         let expect = Expect {
@@ -632,7 +869,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -640,7 +877,12 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_l2_acl_policy(&serde_json::json!({ "sample" : true }))
+            .create_l2_acl_policy(
+                &ruckus_one::network::wireless_policies::L2AclPolicy::new(
+                    vec!["sample".to_owned()],
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_l2_acl_policy");
@@ -700,7 +942,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -710,7 +952,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_l2_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_l2_acl_policy");
+        support::same_json(
+            &out,
+            "{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}",
+            "get_l2_acl_policy",
+        );
     }
     {
         let expect = Expect {
@@ -720,7 +966,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -730,7 +976,10 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_l2_acl_policy(
                 "l2AclPolicyId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::L2AclPolicy::new(
+                    vec!["sample".to_owned()],
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -767,7 +1016,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -775,7 +1024,11 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_l3_acl_policy(&serde_json::json!({ "sample" : true }))
+            .create_l3_acl_policy(
+                &ruckus_one::network::wireless_policies::L3AclPolicy::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_l3_acl_policy");
@@ -835,7 +1088,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -845,7 +1098,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_l3_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_l3_acl_policy");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_l3_acl_policy");
     }
     {
         let expect = Expect {
@@ -855,7 +1108,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -865,7 +1118,9 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_l3_acl_policy(
                 "l3AclPolicyId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::L3AclPolicy::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -904,7 +1159,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -914,11 +1169,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_library_categories");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_application_library_categories",
-        );
+        support::same_json(&out, "{}", "list_application_library_categories");
     }
     {
         let expect = Expect {
@@ -930,7 +1181,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -943,11 +1194,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_library_category_applications");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_application_library_category_applications",
-        );
+        support::same_json(&out, "{}", "list_application_library_category_applications");
     }
     {
         let expect = Expect {
@@ -959,7 +1206,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -969,11 +1216,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_library_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_application_library_settings",
-        );
+        support::same_json(&out, "{}", "get_application_library_settings");
     }
     {
         let expect = Expect {
@@ -983,7 +1226,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -991,7 +1234,9 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .patch_application_library_settings(&serde_json::json!({ "sample" : true }))
+            .patch_application_library_settings(
+                &ruckus_one::network::wireless_policies::ApplicationLibrarySettings::new(),
+            )
             .send()
             .await
             .expect("patch_application_library_settings");
@@ -1009,7 +1254,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1017,7 +1264,15 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_client_isolation_profile(&serde_json::json!({ "sample" : true }))
+            .create_client_isolation_profile(
+                &ruckus_one::network::wireless_policies::ClientIsolationProfile::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::ClientIsolationAllowlistEntry::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_client_isolation_profile");
@@ -1037,7 +1292,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1047,7 +1304,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_client_isolation_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_client_isolation_profile");
+        support::same_json(
+            &out,
+            "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+            "get_client_isolation_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1057,7 +1318,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1067,7 +1330,13 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_client_isolation_profile(
                 "clientIsolationProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::ClientIsolationProfile::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::ClientIsolationAllowlistEntry::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -1136,7 +1405,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1144,7 +1415,15 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_hotspot20_identity_provider(&serde_json::json!({ "sample" : true }))
+            .create_hotspot20_identity_provider(
+                &ruckus_one::network::wireless_policies::Hotspot20IdentityProvider::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::Hotspot20NaiRealm::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_hotspot20_identity_provider");
@@ -1164,7 +1443,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1174,7 +1455,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_hotspot20_identity_provider");
-        support::same_json(&out, "{\"sample\":true}", "get_hotspot20_identity_provider");
+        support::same_json(
+            &out,
+            "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+            "get_hotspot20_identity_provider",
+        );
     }
     {
         let expect = Expect {
@@ -1184,7 +1469,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1194,7 +1481,13 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_hotspot20_identity_provider(
                 "hotspot20IdentityProviderId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::Hotspot20IdentityProvider::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::Hotspot20NaiRealm::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -1321,7 +1614,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"domainNames\":[\"sample\"],\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1329,7 +1622,12 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_hotspot20_operator(&serde_json::json!({ "sample" : true }))
+            .create_hotspot20_operator(
+                &ruckus_one::network::wireless_policies::Hotspot20Operator::new(
+                    vec!["sample".to_owned()],
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_hotspot20_operator");
@@ -1349,7 +1647,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"domainNames\":[\"sample\"],\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1359,7 +1657,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_hotspot20_operator");
-        support::same_json(&out, "{\"sample\":true}", "get_hotspot20_operator");
+        support::same_json(
+            &out,
+            "{\"domainNames\":[\"sample\"],\"name\":\"sample\"}",
+            "get_hotspot20_operator",
+        );
     }
     {
         let expect = Expect {
@@ -1369,7 +1671,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"domainNames\":[\"sample\"],\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1379,7 +1681,10 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_hotspot20_operator(
                 "hotspot20OperatorId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::Hotspot20Operator::new(
+                    vec!["sample".to_owned()],
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -1446,7 +1751,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1454,7 +1761,15 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_lbs_server_profile(&serde_json::json!({ "sample" : true }))
+            .create_lbs_server_profile(
+                &ruckus_one::network::wireless_policies::LbsServerProfile::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    ruckus_one_runtime::Secret::from("sample"),
+                    "sample".to_owned(),
+                    1,
+                ),
+            )
             .send()
             .await
             .expect("create_lbs_server_profile");
@@ -1474,7 +1789,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1484,7 +1801,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_lbs_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_lbs_server_profile");
+        support::same_json(
+            &out,
+            "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+            "get_lbs_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1494,7 +1815,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1504,7 +1827,13 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_lbs_server_profile(
                 "lbsServerProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::LbsServerProfile::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    ruckus_one_runtime::Secret::from("sample"),
+                    "sample".to_owned(),
+                    1,
+                ),
             )
             .send()
             .await
@@ -1571,7 +1900,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"serviceName\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1579,7 +1908,11 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_multicast_dns_proxy_profile(&serde_json::json!({ "sample" : true }))
+            .create_multicast_dns_proxy_profile(
+                &ruckus_one::network::wireless_policies::MulticastDnsProxyProfile::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_multicast_dns_proxy_profile");
@@ -1599,7 +1932,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"serviceName\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1609,7 +1942,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_multicast_dns_proxy_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_multicast_dns_proxy_profile");
+        support::same_json(
+            &out,
+            "{\"serviceName\":\"sample\"}",
+            "get_multicast_dns_proxy_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1619,7 +1956,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"serviceName\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1629,7 +1966,9 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_multicast_dns_proxy_profile(
                 "multicastDnsProxyProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::MulticastDnsProxyProfile::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -1698,7 +2037,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1706,7 +2045,11 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_rogue_policy(&serde_json::json!({ "sample" : true }))
+            .create_rogue_policy(
+                &ruckus_one::network::wireless_policies::RoguePolicy::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_rogue_policy");
@@ -1722,7 +2065,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1732,7 +2075,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_rogue_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_rogue_policy");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_rogue_policy");
     }
     {
         let expect = Expect {
@@ -1742,7 +2085,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1752,7 +2095,9 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_rogue_policy(
                 "roguePolicyId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::RoguePolicy::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -1811,7 +2156,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1819,7 +2164,11 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_snmp_agent_profile(&serde_json::json!({ "sample" : true }))
+            .create_snmp_agent_profile(
+                &ruckus_one::network::wireless_policies::SnmpAgentProfile::new(
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_snmp_agent_profile");
@@ -1839,7 +2188,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1849,7 +2198,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_snmp_agent_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_snmp_agent_profile");
+        support::same_json(&out, "{\"name\":\"sample\"}", "get_snmp_agent_profile");
     }
     {
         let expect = Expect {
@@ -1859,7 +2208,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\"}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1869,7 +2218,9 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_snmp_agent_profile(
                 "snmpAgentProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::SnmpAgentProfile::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -1936,7 +2287,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1944,7 +2297,12 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_soft_gre_profile(&serde_json::json!({ "sample" : true }))
+            .create_soft_gre_profile(
+                &ruckus_one::network::wireless_policies::SoftGreProfile::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_soft_gre_profile");
@@ -1964,7 +2322,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1974,7 +2334,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_soft_gre_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_soft_gre_profile");
+        support::same_json(
+            &out,
+            "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+            "get_soft_gre_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1984,7 +2348,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -1994,7 +2360,10 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_soft_gre_profile(
                 "softGreProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::SoftGreProfile::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -2219,7 +2588,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2227,7 +2596,14 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_syslog_server_profile(&serde_json::json!({ "sample" : true }))
+            .create_syslog_server_profile(
+                &ruckus_one::network::wireless_policies::SyslogServerProfile::new(
+                    "sample".to_owned(),
+                    ruckus_one::network::wireless_policies::SyslogServer::new(
+                        "sample".to_owned(),
+                    ),
+                ),
+            )
             .send()
             .await
             .expect("create_syslog_server_profile");
@@ -2235,6 +2611,39 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "create_syslog_server_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/syslogServerProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .create_syslog_server_profile_v1(
+                &ruckus_one::network::wireless_policies::SyslogServerProfileV1::new(
+                    "sample".to_owned(),
+                    ruckus_one::network::wireless_policies::SyslogServer::new(
+                        "sample".to_owned(),
+                    ),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_syslog_server_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_syslog_server_profile_v1",
         );
     }
     {
@@ -2247,7 +2656,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2257,7 +2668,39 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_syslog_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_syslog_server_profile");
+        support::same_json(
+            &out,
+            "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
+            "get_syslog_server_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/syslogServerProfiles/syslogServerProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_syslog_server_profile_v1("syslogServerProfileId 1/x")
+            .send()
+            .await
+            .expect("get_syslog_server_profile_v1");
+        support::same_json(
+            &out,
+            "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
+            "get_syslog_server_profile_v1",
+        );
     }
     {
         let expect = Expect {
@@ -2267,7 +2710,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2277,7 +2720,12 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_syslog_server_profile(
                 "syslogServerProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::SyslogServerProfile::new(
+                    "sample".to_owned(),
+                    ruckus_one::network::wireless_policies::SyslogServer::new(
+                        "sample".to_owned(),
+                    ),
+                ),
             )
             .send()
             .await
@@ -2286,6 +2734,40 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "update_syslog_server_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/syslogServerProfiles/syslogServerProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_syslog_server_profile_v1(
+                "syslogServerProfileId 1/x",
+                &ruckus_one::network::wireless_policies::SyslogServerProfileV1::new(
+                    "sample".to_owned(),
+                    ruckus_one::network::wireless_policies::SyslogServer::new(
+                        "sample".to_owned(),
+                    ),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_syslog_server_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_syslog_server_profile_v1",
         );
     }
     {
@@ -2346,7 +2828,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"primary\":{\"ip\":\"sample\",\"port\":1}}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2354,7 +2836,14 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_radius_server_profile(&serde_json::json!({ "sample" : true }))
+            .create_radius_server_profile(
+                &ruckus_one::network::wireless_policies::RadiusServerProfile::new(
+                    ruckus_one::network::wireless_policies::RadiusServerV11::new(
+                        "sample".to_owned(),
+                        1,
+                    ),
+                ),
+            )
             .send()
             .await
             .expect("create_radius_server_profile");
@@ -2362,6 +2851,42 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "create_radius_server_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/radiusServerProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .create_radius_server_profile_v1(
+                &ruckus_one::network::wireless_policies::RadiusV1::new(
+                    ruckus_one::network::wireless_policies::RadiusServerV1::new(
+                        "sample".to_owned(),
+                        1,
+                        ruckus_one_runtime::Secret::from("sample"),
+                    ),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_radius_server_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_radius_server_profile_v1",
         );
     }
     {
@@ -2374,7 +2899,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"primary\":{\"ip\":\"sample\",\"port\":1}}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2384,7 +2909,39 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_radius_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_radius_server_profile");
+        support::same_json(
+            &out,
+            "{\"primary\":{\"ip\":\"sample\",\"port\":1}}",
+            "get_radius_server_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/radiusServerProfiles/radiusId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_radius_server_profile_v1("radiusId 1/x")
+            .send()
+            .await
+            .expect("get_radius_server_profile_v1");
+        support::same_json(
+            &out,
+            "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+            "get_radius_server_profile_v1",
+        );
     }
     {
         let expect = Expect {
@@ -2394,7 +2951,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"primary\":{\"ip\":\"sample\",\"port\":1}}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2404,7 +2961,12 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_radius_server_profile(
                 "radiusId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::RadiusServerProfile::new(
+                    ruckus_one::network::wireless_policies::RadiusServerV11::new(
+                        "sample".to_owned(),
+                        1,
+                    ),
+                ),
             )
             .send()
             .await
@@ -2413,6 +2975,43 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "update_radius_server_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/radiusServerProfiles/radiusId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_radius_server_profile_v1(
+                "radiusId 1/x",
+                &ruckus_one::network::wireless_policies::RadiusV1::new(
+                    ruckus_one::network::wireless_policies::RadiusServerV1::new(
+                        "sample".to_owned(),
+                        1,
+                        ruckus_one_runtime::Secret::from("sample"),
+                    ),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_radius_server_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_radius_server_profile_v1",
         );
     }
     {
@@ -2473,7 +3072,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2481,7 +3082,16 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_dhcp_config_service_profile(&serde_json::json!({ "sample" : true }))
+            .create_dhcp_config_service_profile(
+                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfile::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::DhcpPool::new("sample"
+                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
+                        "sample".to_owned(), "sample".to_owned(), 1)
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_dhcp_config_service_profile");
@@ -2489,6 +3099,43 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "create_dhcp_config_service_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/dhcpConfigServiceProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .create_dhcp_config_service_profile_v1(
+                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::DhcpPoolV1::new("sample"
+                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
+                        "sample".to_owned(), "sample".to_owned(), 1)
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_dhcp_config_service_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_dhcp_config_service_profile_v1",
         );
     }
     {
@@ -2501,7 +3148,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2511,7 +3160,39 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_dhcp_config_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_dhcp_config_service_profile");
+        support::same_json(
+            &out,
+            "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            "get_dhcp_config_service_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_dhcp_config_service_profile_v1("dhcpConfigServiceProfileId 1/x")
+            .send()
+            .await
+            .expect("get_dhcp_config_service_profile_v1");
+        support::same_json(
+            &out,
+            "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            "get_dhcp_config_service_profile_v1",
+        );
     }
     {
         let expect = Expect {
@@ -2521,7 +3202,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2531,7 +3214,14 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_dhcp_config_service_profile(
                 "dhcpConfigServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfile::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::DhcpPool::new("sample"
+                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
+                        "sample".to_owned(), "sample".to_owned(), 1)
+                    ],
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -2540,6 +3230,44 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "update_dhcp_config_service_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_dhcp_config_service_profile_v1(
+                "dhcpConfigServiceProfileId 1/x",
+                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::DhcpPoolV1::new("sample"
+                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
+                        "sample".to_owned(), "sample".to_owned(), 1)
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_dhcp_config_service_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_dhcp_config_service_profile_v1",
         );
     }
     {
@@ -2600,7 +3328,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2608,7 +3338,15 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_wifi_calling_service_profile(&serde_json::json!({ "sample" : true }))
+            .create_wifi_calling_service_profile(
+                &ruckus_one::network::wireless_policies::WifiCallingServiceProfile::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::Epdg::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
             .send()
             .await
             .expect("create_wifi_calling_service_profile");
@@ -2616,6 +3354,42 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "create_wifi_calling_service_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/wifiCallingServiceProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .create_wifi_calling_service_profile_v1(
+                &ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::Epdg::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_wifi_calling_service_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_wifi_calling_service_profile_v1",
         );
     }
     {
@@ -2628,7 +3402,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2640,8 +3416,36 @@ async fn network_wireless_policies() {
             .expect("get_wifi_calling_service_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
             "get_wifi_calling_service_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .get_wifi_calling_service_profile_v1("wifiCallingServiceProfileId 1/x")
+            .send()
+            .await
+            .expect("get_wifi_calling_service_profile_v1");
+        support::same_json(
+            &out,
+            "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            "get_wifi_calling_service_profile_v1",
         );
     }
     {
@@ -2652,7 +3456,9 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(
+                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            ),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2662,7 +3468,13 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_wifi_calling_service_profile(
                 "wifiCallingServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::WifiCallingServiceProfile::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::Epdg::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
@@ -2671,6 +3483,43 @@ async fn network_wireless_policies() {
             &out,
             "{\"requestId\":\"sample\"}",
             "update_wifi_calling_service_profile",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_policies()
+            .update_wifi_calling_service_profile_v1(
+                "wifiCallingServiceProfileId 1/x",
+                &ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1::new(
+                    vec![
+                        ruckus_one::network::wireless_policies::Epdg::new("sample"
+                        .to_owned())
+                    ],
+                    "sample".to_owned(),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_wifi_calling_service_profile_v1");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_wifi_calling_service_profile_v1",
         );
     }
     {
@@ -2731,7 +3580,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2739,7 +3588,12 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_vlan_pool_profile(&serde_json::json!({ "sample" : true }))
+            .create_vlan_pool_profile(
+                &ruckus_one::network::wireless_policies::VlanPoolProfile::new(
+                    "sample".to_owned(),
+                    vec!["sample".to_owned()],
+                ),
+            )
             .send()
             .await
             .expect("create_vlan_pool_profile");
@@ -2759,7 +3613,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2769,7 +3623,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_vlan_pool_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_vlan_pool_profile");
+        support::same_json(
+            &out,
+            "{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}",
+            "get_vlan_pool_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2779,7 +3637,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2789,7 +3647,10 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_vlan_pool_profile(
                 "vlanPoolProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::VlanPoolProfile::new(
+                    "sample".to_owned(),
+                    vec!["sample".to_owned()],
+                ),
             )
             .send()
             .await
@@ -2856,7 +3717,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"type\":null}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2864,7 +3725,9 @@ async fn network_wireless_policies() {
         let out = client
             .network()
             .wireless_policies()
-            .create_ethernet_port_profile(&serde_json::json!({ "sample" : true }))
+            .create_ethernet_port_profile(
+                &ruckus_one::network::wireless_policies::EthernetPortProfile::new(),
+            )
             .send()
             .await
             .expect("create_ethernet_port_profile");
@@ -2884,7 +3747,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"type\":null}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2894,7 +3757,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_ethernet_port_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_ethernet_port_profile");
+        support::same_json(&out, "{\"type\":null}", "get_ethernet_port_profile");
     }
     {
         let expect = Expect {
@@ -2904,7 +3767,7 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"type\":null}"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -2914,7 +3777,7 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_ethernet_port_profile(
                 "ethernetPortProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_policies::EthernetPortProfile::new(),
             )
             .send()
             .await

@@ -1,0 +1,879 @@
+//! OpenAPI schemas → draft spec types: `$ref`s become named types (deduplicated by shape),
+//! `allOf` is flattened, `oneOf`/`anyOf` and discriminated bases become unions, inline objects
+//! and enums get `<Owner><Field>` names. Facts only: names, types, required, nullable, bounds,
+//! enumerations; the descriptions' prose is never carried over.
+
+use super::naming;
+use crate::audit::openapi::resolve;
+use heck::ToUpperCamelCase;
+use serde_yaml::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a draft type is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    Object(Vec<DraftField>),
+    Enum(Vec<String>),
+    Union {
+        discriminator: Option<String>,
+        variants: Vec<Variant>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    pub ty: String,
+    pub value: Option<String>,
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DraftField {
+    pub name: String,
+    pub ty: String,
+    pub required: bool,
+    pub nullable: bool,
+    pub constraints: Vec<(String, Value)>,
+    pub deprecated: bool,
+    /// A credential (a string field named like a password, passphrase or secret): redacted
+    /// in `Debug` output.
+    pub secret: bool,
+}
+
+/// A type the importer adds to the spec.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub name: String,
+    /// `<file> <SchemaName>` (the owning schema for inline shapes).
+    pub source: String,
+    pub kind: Kind,
+}
+
+/// Converts schemas of the loaded descriptions, remembering what it named.
+pub struct Converter<'a> {
+    docs: &'a BTreeMap<String, Value>,
+    /// Every type-namespace name in use: spec types, operation builders, reserved, drafts.
+    taken: BTreeSet<String>,
+    /// The spec's own object types and the wire names of their fields.
+    existing: BTreeMap<String, BTreeSet<String>>,
+    /// Spec types an earlier import made from a schema (not to be merged with another schema).
+    from_import: BTreeSet<String>,
+    by_source: BTreeMap<(String, String), String>,
+    reconciled: BTreeSet<(String, String)>,
+    /// The named schemas being converted, innermost last.
+    schemas: Vec<String>,
+    pub drafts: BTreeMap<String, Draft>,
+    /// Fields the descriptions add to the spec's own types, by type.
+    pub additions: BTreeMap<String, Vec<DraftField>>,
+    /// Guards against endless recursion through malformed descriptions.
+    depth: usize,
+    /// The version being imported when it is not the operation's default (`v1`): a type of
+    /// that version whose plain name is taken is named after it.
+    version: String,
+}
+
+const MAX_DEPTH: usize = 64;
+
+impl<'a> Converter<'a> {
+    /// `imported`: the spec types an earlier import made, by the schema they cite; they keep
+    /// their names, and only they (besides hand-written types) gain fields from that schema.
+    pub fn new(
+        docs: &'a BTreeMap<String, Value>,
+        taken: BTreeSet<String>,
+        existing: BTreeMap<String, BTreeSet<String>>,
+        imported: BTreeMap<(String, String), String>,
+    ) -> Self {
+        let from_import = imported.values().cloned().collect();
+        Converter {
+            docs,
+            taken,
+            existing,
+            from_import,
+            by_source: imported,
+            reconciled: BTreeSet::new(),
+            schemas: Vec::new(),
+            drafts: BTreeMap::new(),
+            additions: BTreeMap::new(),
+            depth: 0,
+            version: String::new(),
+        }
+    }
+
+    /// Sets the version whose bodies are being converted (`""` for the default one).
+    pub fn set_version(&mut self, tag: &str) {
+        self.version = tag.to_owned();
+    }
+
+    fn doc(&self, file: &str) -> &'a Value {
+        static NULL: Value = Value::Null;
+        self.docs.get(file).unwrap_or(&NULL)
+    }
+
+    /// The type expression of an operation's body; `None` when the schema says nothing more
+    /// than "some JSON".
+    pub fn body(&mut self, file: &str, schema: &Value, owner: &str) -> Option<String> {
+        let ty = self.expr(file, schema, owner);
+        (!is_raw(&ty)).then_some(ty)
+    }
+
+    /// Adds the description's fields an existing spec object type lacks (never as required:
+    /// where the documents speak, they win).
+    pub fn reconcile(&mut self, existing: &str, file: &str, schema: &Value) {
+        let Some(known) = self.existing.get(existing).cloned() else {
+            return;
+        };
+        let fields = self.fields(file, schema, existing);
+        let added = self.additions.entry(existing.to_owned()).or_default();
+        for mut f in fields {
+            if known.contains(&f.name) || added.iter().any(|a| a.name == f.name) {
+                continue;
+            }
+            f.required = false;
+            added.push(f);
+        }
+    }
+
+    /// For an operation already typed `ty`: fields its body schema adds, when `ty` is a
+    /// hand-written type or the one an import made from that schema (a list's items count).
+    pub fn reconcile_body(&mut self, ty: &str, file: &str, schema: &Value) {
+        let doc = self.doc(file);
+        let mut s = schema;
+        if str_of(resolve(doc, s), "type") == Some("array") {
+            if let Some(items) = resolve(doc, s).get("items") {
+                s = items;
+            }
+        }
+        match ref_name(s) {
+            Some(raw) if self.from_import.contains(ty) => {
+                if self
+                    .by_source
+                    .get(&(file.to_owned(), raw.to_owned()))
+                    .map(String::as_str)
+                    == Some(ty)
+                {
+                    self.named(file, raw);
+                }
+            }
+            _ if self.from_import.contains(ty) => {}
+            _ => {
+                let s = resolve(doc, s);
+                self.reconcile(ty, file, s);
+            }
+        }
+    }
+
+    /// A type expression for `schema`; inline shapes are named `owner` (+ a field suffix).
+    pub fn expr(&mut self, file: &str, schema: &Value, owner: &str) -> String {
+        if self.depth > MAX_DEPTH {
+            return "json".into();
+        }
+        self.depth += 1;
+        let out = self.expr_inner(file, schema, owner);
+        self.depth -= 1;
+        out
+    }
+
+    fn expr_inner(&mut self, file: &str, schema: &Value, owner: &str) -> String {
+        if let Some(raw) = ref_name(schema) {
+            return self.named(file, raw);
+        }
+        // `allOf: [$ref]` wrapping a reference to add prose.
+        if let Some([only]) = seq(schema, "allOf") {
+            if schema.get("properties").is_none() {
+                return self.expr(file, only, owner);
+            }
+        }
+        if seq(schema, "oneOf").is_some() || seq(schema, "anyOf").is_some() {
+            return self.union(file, schema, owner, None);
+        }
+        if let Some(values) = string_enum(schema) {
+            return self.place(owner, "", file, owner, Kind::Enum(values));
+        }
+        if schema.get("allOf").is_some() || schema.get("properties").is_some() {
+            let fields = self.fields(file, schema, owner);
+            if fields.is_empty() {
+                return "json".into();
+            }
+            return self.place(owner, "", file, owner, Kind::Object(fields));
+        }
+        self.plain(file, schema, owner)
+    }
+
+    /// Scalars, arrays and maps.
+    fn plain(&mut self, file: &str, schema: &Value, owner: &str) -> String {
+        match schema.get("type").and_then(Value::as_str) {
+            Some("string") => "string".into(),
+            Some("integer") if str_of(schema, "format") == Some("int64") => "int64".into(),
+            Some("integer") => "integer".into(),
+            Some("number") => "number".into(),
+            Some("boolean") => "boolean".into(),
+            Some("array") => match schema.get("items") {
+                Some(items) => format!("array<{}>", self.expr(file, items, owner)),
+                None => "array<json>".into(),
+            },
+            _ => match schema.get("additionalProperties") {
+                Some(v) if v.is_mapping() && !v.as_mapping().is_some_and(|m| m.is_empty()) => {
+                    format!("map<{}>", self.expr(file, v, owner))
+                }
+                _ => "json".into(),
+            },
+        }
+    }
+
+    /// The named type for `#/components/schemas/<raw>` of `file`.
+    fn named(&mut self, file: &str, raw: &str) -> String {
+        self.schemas.push(raw.to_owned());
+        let out = self.named_inner(file, raw);
+        self.schemas.pop();
+        out
+    }
+
+    fn named_inner(&mut self, file: &str, raw: &str) -> String {
+        let key = (file.to_owned(), raw.to_owned());
+        let doc = self.doc(file);
+        let schema = schema_named(doc, raw);
+        if let Some(name) = self.by_source.get(&key).cloned() {
+            if self.existing.contains_key(&name) && !self.reconciled.contains(&key) {
+                // A type an earlier import made: fields the description gained since.
+                self.reconciled.insert(key);
+                self.reconcile(&name, file, schema);
+            }
+            return name;
+        }
+        let clean = naming::clean(raw);
+        let source = format!("{file} {raw}");
+        if schema.get("discriminator").is_some() {
+            let subs = subtypes(doc, raw);
+            if !subs.is_empty() {
+                return self.discriminated(file, raw, &subs, &clean, &source);
+            }
+        }
+        if seq(schema, "oneOf").is_some() || seq(schema, "anyOf").is_some() {
+            let ty = self.union(file, schema, &clean.name, Some((&clean, &source)));
+            self.by_source.insert(key, ty.clone());
+            return ty;
+        }
+        if let Some(values) = string_enum(schema) {
+            let ty = self.place(
+                &clean.name,
+                &clean.version,
+                file,
+                &source,
+                Kind::Enum(values),
+            );
+            self.by_source.insert(key, ty.clone());
+            return ty;
+        }
+        let objectish = schema.get("allOf").is_some() || schema.get("properties").is_some();
+        if !objectish {
+            let ty = self.plain(file, schema, &clean.name);
+            self.by_source.insert(key, ty.clone());
+            return ty;
+        }
+        if self.existing.contains_key(&clean.name) && !self.from_import.contains(&clean.name) {
+            self.by_source.insert(key, clean.name.clone());
+            self.reconcile(&clean.name, file, schema);
+            return clean.name;
+        }
+        // Reserve a name first: the object may reach itself through its fields.
+        let provisional = self.free_name(&clean.name, &clean.version, file);
+        self.taken.insert(provisional.clone());
+        self.by_source.insert(key.clone(), provisional.clone());
+        let fields = self.fields(file, schema, &provisional);
+        if fields.is_empty() {
+            self.taken.remove(&provisional);
+            self.by_source.insert(key, "json".into());
+            return "json".into();
+        }
+        let kind = Kind::Object(fields);
+        if provisional != clean.name && !self.mentioned(&provisional) {
+            if let Some(same) = self.same_shape(&clean.name, &kind) {
+                self.taken.remove(&provisional);
+                self.by_source.insert(key, same.clone());
+                return same;
+            }
+        }
+        self.drafts.insert(
+            provisional.clone(),
+            Draft {
+                name: provisional.clone(),
+                source,
+                kind,
+            },
+        );
+        provisional
+    }
+
+    /// A base schema with a discriminator: the union of the schemas that extend it.
+    fn discriminated(
+        &mut self,
+        file: &str,
+        raw: &str,
+        subs: &[String],
+        clean: &naming::Clean,
+        source: &str,
+    ) -> String {
+        let doc = self.doc(file);
+        let schema = schema_named(doc, raw);
+        let property = schema
+            .get("discriminator")
+            .and_then(|d| str_of(d, "propertyName"))
+            .map(str::to_owned);
+        let mapping = mapping(schema);
+        let name = self.free_name(&clean.name, &clean.version, file);
+        self.taken.insert(name.clone());
+        self.by_source
+            .insert((file.to_owned(), raw.to_owned()), name.clone());
+        let mut variants = Vec::new();
+        for sub in subs {
+            let ty = self.named(file, sub);
+            if is_raw(&ty) {
+                continue;
+            }
+            let value = mapping
+                .iter()
+                .find(|(_, target)| target == sub)
+                .map(|(v, _)| v.clone())
+                .unwrap_or_else(|| sub.clone());
+            let short = sub.strip_suffix(raw).unwrap_or("").to_upper_camel_case();
+            let variant_name = (!short.is_empty()
+                && short != "Unknown"
+                && short.starts_with(|c: char| c.is_ascii_alphabetic()))
+            .then_some(short);
+            variants.push(Variant {
+                ty,
+                value: property.as_ref().map(|_| value),
+                name: variant_name,
+            });
+        }
+        dedup_variant_names(&mut variants);
+        if variants.is_empty() {
+            self.taken.remove(&name);
+            return "json".into();
+        }
+        self.drafts.insert(
+            name.clone(),
+            Draft {
+                name: name.clone(),
+                source: source.to_owned(),
+                kind: Kind::Union {
+                    discriminator: property,
+                    variants,
+                },
+            },
+        );
+        name
+    }
+
+    /// `oneOf`/`anyOf`: one base with a discriminator shared by every alternative becomes that
+    /// base's union; `[X, {type: object}]` is `X` (an open object anyway); alternatives that are
+    /// all named objects become an untagged union; anything else stays raw JSON.
+    fn union(
+        &mut self,
+        file: &str,
+        schema: &Value,
+        owner: &str,
+        named: Option<(&naming::Clean, &str)>,
+    ) -> String {
+        let doc = self.doc(file);
+        let alts = seq(schema, "oneOf")
+            .or_else(|| seq(schema, "anyOf"))
+            .unwrap_or(&[]);
+        let refs: Vec<&str> = alts.iter().filter_map(ref_name).collect();
+        if refs.len() == alts.len() && !refs.is_empty() {
+            let bases: BTreeSet<String> = refs
+                .iter()
+                .filter_map(|r| discriminated_base(doc, r))
+                .collect();
+            if bases.len() == 1 && refs.iter().all(|r| discriminated_base(doc, r).is_some()) {
+                let base = bases.into_iter().next().unwrap_or_default();
+                return self.named(file, &base);
+            }
+        }
+        let bare_object = |v: &Value| {
+            ref_name(v).is_none()
+                && v.get("properties").is_none()
+                && v.get("allOf").is_none()
+                && str_of(v, "type").is_none_or(|t| t == "object")
+        };
+        let real: Vec<&Value> = alts.iter().filter(|v| !bare_object(v)).collect();
+        if real.len() == 1 {
+            return self.expr(file, real[0], owner);
+        }
+        if refs.len() != alts.len() || refs.is_empty() {
+            return "json".into();
+        }
+        let mut variants = Vec::new();
+        for r in &refs {
+            let ty = self.named(file, r);
+            if !self
+                .drafts
+                .get(&ty)
+                .is_some_and(|d| matches!(d.kind, Kind::Object(_)))
+                && !self.existing.contains_key(&ty)
+            {
+                return "json".into();
+            }
+            variants.push(Variant {
+                ty,
+                value: None,
+                name: None,
+            });
+        }
+        let (wanted, version, source) = match named {
+            Some((clean, source)) => (clean.name.clone(), clean.version.clone(), source.to_owned()),
+            None => (owner.to_owned(), String::new(), owner.to_owned()),
+        };
+        let kind = Kind::Union {
+            discriminator: None,
+            variants,
+        };
+        self.place(&wanted, &version, file, &source, kind)
+    }
+
+    /// Registers a draft under `wanted` (or the first free alternative), reusing a draft of the
+    /// same name and shape.
+    fn place(
+        &mut self,
+        wanted: &str,
+        version: &str,
+        file: &str,
+        source: &str,
+        kind: Kind,
+    ) -> String {
+        if let Some(same) = self.same_shape(wanted, &kind) {
+            return same;
+        }
+        let name = self.free_name(wanted, version, file);
+        self.taken.insert(name.clone());
+        // An inline shape cites the schema it sits in.
+        let source = if source.contains(' ') {
+            source.to_owned()
+        } else {
+            match self.schemas.last() {
+                Some(schema) => format!("{file} {schema} (inline)"),
+                None => format!("{file} (inline body schema)"),
+            }
+        };
+        self.drafts.insert(
+            name.clone(),
+            Draft {
+                name: name.clone(),
+                source,
+                kind,
+            },
+        );
+        name
+    }
+
+    fn same_shape(&self, wanted: &str, kind: &Kind) -> Option<String> {
+        self.drafts
+            .get(wanted)
+            .filter(|d| &d.kind == kind)
+            .map(|d| d.name.clone())
+    }
+
+    /// Whether a draft's field or variant already names `name` (then it cannot be merged away).
+    fn mentioned(&self, name: &str) -> bool {
+        self.drafts.values().any(|d| match &d.kind {
+            Kind::Object(fields) => fields.iter().any(|f| mentions(&f.ty, name)),
+            Kind::Union { variants, .. } => variants.iter().any(|v| v.ty == name),
+            Kind::Enum(_) => false,
+        })
+    }
+
+    /// `wanted`, else `wanted` + version, else file prefix + `wanted`, else numbered.
+    fn free_name(&self, wanted: &str, version: &str, file: &str) -> String {
+        let prefix = naming::file_prefix(file);
+        let mut candidates = vec![wanted.to_owned()];
+        let version = if version.is_empty() {
+            &self.version
+        } else {
+            version
+        };
+        if !version.is_empty() {
+            // `V1_1` reads `V1Dot1`, `json` reads `Json`: UpperCamel case has no underscores.
+            let parts: Vec<String> = version
+                .split('_')
+                .map(|p| {
+                    let mut chars = p.chars();
+                    chars.next().map_or(String::new(), |f| {
+                        format!(
+                            "{}{}",
+                            f.to_ascii_uppercase(),
+                            chars.as_str().to_ascii_lowercase()
+                        )
+                    })
+                })
+                .collect();
+            candidates.push(format!("{wanted}{}", parts.join("Dot")));
+        }
+        if !wanted.starts_with(&prefix) {
+            candidates.push(format!("{prefix}{wanted}"));
+        }
+        for c in &candidates {
+            if !self.taken.contains(c) {
+                return c.clone();
+            }
+        }
+        (2..)
+            .map(|n| format!("{wanted}{n}"))
+            .find(|c| !self.taken.contains(c))
+            .unwrap_or_else(|| wanted.to_owned())
+    }
+
+    /// The fields of an object schema, `allOf` parts flattened in order (a later part's
+    /// property replaces an earlier one of the same name).
+    fn fields(&mut self, file: &str, schema: &Value, owner: &str) -> Vec<DraftField> {
+        let doc = self.doc(file);
+        let mut props = Vec::new();
+        let mut required = BTreeSet::new();
+        collect(doc, schema, &mut props, &mut required, 0);
+        let mut out = Vec::new();
+        for (name, prop) in props {
+            let flags = resolve(doc, prop);
+            let field_owner = format!("{owner}{}", name.to_upper_camel_case());
+            let ty = self.expr(file, prop, &field_owner);
+            let read_only = flag(prop, "readOnly") || flag(flags, "readOnly");
+            let write_only = flag(prop, "writeOnly") || flag(flags, "writeOnly");
+            out.push(DraftField {
+                required: required.contains(&name) && !read_only && !write_only,
+                nullable: flag(prop, "nullable") || flag(flags, "nullable"),
+                constraints: constraints(flags, &ty),
+                deprecated: flag(prop, "deprecated") || flag(flags, "deprecated"),
+                secret: ty == "string" && is_credential(&name),
+                ty,
+                name,
+            });
+        }
+        out
+    }
+}
+
+/// Properties and required names of a schema and its `allOf` parts, in order.
+fn collect<'v>(
+    doc: &'v Value,
+    schema: &'v Value,
+    props: &mut Vec<(String, &'v Value)>,
+    required: &mut BTreeSet<String>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let schema = resolve(doc, schema);
+    for part in seq(schema, "allOf").unwrap_or(&[]) {
+        collect(doc, part, props, required, depth + 1);
+    }
+    if let Some(map) = schema.get("properties").and_then(Value::as_mapping) {
+        for (k, v) in map {
+            let Some(k) = k.as_str() else { continue };
+            match props.iter_mut().find(|(n, _)| n == k) {
+                Some(slot) => slot.1 = v,
+                None => props.push((k.to_owned(), v)),
+            }
+        }
+    }
+    for r in seq(schema, "required").unwrap_or(&[]) {
+        if let Some(r) = r.as_str() {
+            required.insert(r.to_owned());
+        }
+    }
+}
+
+/// Bounds and formats the spec records (`constraints`), in a fixed order.
+fn constraints(schema: &Value, ty: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for (from, to) in [
+        ("minLength", "min_length"),
+        ("maxLength", "max_length"),
+        ("minimum", "minimum"),
+        ("maximum", "maximum"),
+        ("minItems", "min_items"),
+        ("maxItems", "max_items"),
+    ] {
+        if let Some(v) = schema.get(from).filter(|v| v.is_number()) {
+            out.push((to.to_owned(), v.clone()));
+        }
+    }
+    if let Some(format) = str_of(schema, "format") {
+        if !(ty == "int64" && format == "int64") {
+            out.push(("format".to_owned(), Value::String(format.to_owned())));
+        }
+    }
+    match schema.get("default") {
+        Some(v @ (Value::Bool(_) | Value::Number(_))) => out.push(("default".into(), v.clone())),
+        Some(Value::String(s)) if s.len() <= 80 && !s.contains('\n') => {
+            out.push(("default".into(), Value::String(s.clone())))
+        }
+        _ => {}
+    }
+    out
+}
+
+fn dedup_variant_names(variants: &mut [Variant]) {
+    let mut seen = BTreeSet::new();
+    for v in variants.iter_mut() {
+        let rust = v.name.clone().unwrap_or_else(|| v.ty.clone());
+        if !seen.insert(rust) {
+            v.name = None;
+        }
+    }
+}
+
+/// Whether a field name says it holds a credential.
+fn is_credential(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    [
+        "password",
+        "passphrase",
+        "secret",
+        "privatekey",
+        "apikey",
+        "psk",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// The type names a draft mentions.
+pub fn references(kind: &Kind) -> Vec<String> {
+    match kind {
+        Kind::Object(fields) => fields
+            .iter()
+            .flat_map(|f| f.ty.split(['<', '>']))
+            .filter(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+            .map(str::to_owned)
+            .collect(),
+        Kind::Union { variants, .. } => variants.iter().map(|v| v.ty.clone()).collect(),
+        Kind::Enum(_) => Vec::new(),
+    }
+}
+
+/// Whether a type expression is only "some JSON".
+pub fn is_raw(ty: &str) -> bool {
+    matches!(ty, "json" | "array<json>" | "map<json>")
+}
+
+/// Whether the type expression `ty` names `name`.
+pub fn mentions(ty: &str, name: &str) -> bool {
+    ty.split(['<', '>']).any(|part| part == name)
+}
+
+fn ref_name(v: &Value) -> Option<&str> {
+    v.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+}
+
+fn seq<'v>(v: &'v Value, key: &str) -> Option<&'v [Value]> {
+    v.get(key).and_then(Value::as_sequence).map(Vec::as_slice)
+}
+
+fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn flag(v: &Value, key: &str) -> bool {
+    v.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// The values of a string enumeration (`None` for other schemas and empty lists).
+fn string_enum(schema: &Value) -> Option<Vec<String>> {
+    let values = seq(schema, "enum")?;
+    if str_of(schema, "type").is_some_and(|t| t != "string") {
+        return None;
+    }
+    let mut out: Vec<String> = Vec::new();
+    for v in values {
+        let s = v.as_str()?;
+        // An empty value names no variant; it is kept as an unknown one.
+        if !s.is_empty() && !out.iter().any(|o| o == s) {
+            out.push(s.to_owned());
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn schema_named<'v>(doc: &'v Value, raw: &str) -> &'v Value {
+    static NULL: Value = Value::Null;
+    doc.get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(|s| s.get(raw))
+        .unwrap_or(&NULL)
+}
+
+/// The schemas of the file whose `allOf` names `base`, sorted.
+fn subtypes(doc: &Value, base: &str) -> Vec<String> {
+    let Some(schemas) = doc
+        .get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(Value::as_mapping)
+    else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = schemas
+        .iter()
+        .filter(|(_, s)| {
+            seq(s, "allOf")
+                .unwrap_or(&[])
+                .iter()
+                .any(|p| ref_name(p) == Some(base))
+        })
+        .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The base with a discriminator that `raw` extends through `allOf`, if any.
+fn discriminated_base(doc: &Value, raw: &str) -> Option<String> {
+    seq(schema_named(doc, raw), "allOf")?
+        .iter()
+        .filter_map(ref_name)
+        .find(|b| schema_named(doc, b).get("discriminator").is_some())
+        .map(str::to_owned)
+}
+
+/// `discriminator.mapping` as (value, schema name) pairs.
+fn mapping(schema: &Value) -> Vec<(String, String)> {
+    let Some(map) = schema
+        .get("discriminator")
+        .and_then(|d| d.get("mapping"))
+        .and_then(Value::as_mapping)
+    else {
+        return Vec::new();
+    };
+    map.iter()
+        .filter_map(|(k, v)| {
+            let target = v.as_str()?.rsplit('/').next()?.to_owned();
+            Some((k.as_str()?.to_owned(), target))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(text: &str) -> BTreeMap<String, Value> {
+        let mut docs = BTreeMap::new();
+        docs.insert("f.yaml".to_owned(), serde_yaml::from_str(text).unwrap());
+        docs
+    }
+
+    const DOC: &str = r#"
+components:
+  schemas:
+    Net:
+      type: object
+      required: [type]
+      properties:
+        id: {type: string, readOnly: true}
+        type: {type: string}
+      discriminator: {propertyName: type}
+    PskNet:
+      allOf:
+        - $ref: '#/components/schemas/Net'
+        - properties:
+            passphrase: {type: string, minLength: 8, maxLength: 63}
+            mode: {type: string, enum: [A, B]}
+      required: [passphrase]
+    OpenNet:
+      allOf:
+        - $ref: '#/components/schemas/Net'
+        - properties:
+            name: {type: string}
+    VenueDto_V1_1:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: string, readOnly: true}
+        name: {type: string}
+        tags: {type: array, items: {type: string}}
+        extra: {type: object, additionalProperties: {type: integer, format: int64}}
+    Wrapper:
+      oneOf:
+        - $ref: '#/components/schemas/VenueDto_V1_1'
+        - type: object
+"#;
+
+    #[test]
+    fn discriminated_bases_become_unions_of_flattened_variants() {
+        let docs = doc(DOC);
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new(), BTreeMap::new());
+        let body: Value = serde_yaml::from_str(
+            "oneOf: [{$ref: '#/components/schemas/OpenNet'}, {$ref: '#/components/schemas/PskNet'}]",
+        )
+        .unwrap();
+        assert_eq!(c.body("f.yaml", &body, "CreateNet").as_deref(), Some("Net"));
+        let Kind::Union {
+            discriminator,
+            variants,
+        } = &c.drafts["Net"].kind
+        else {
+            panic!("not a union: {:?}", c.drafts["Net"]);
+        };
+        assert_eq!(discriminator.as_deref(), Some("type"));
+        assert_eq!(variants[0].ty, "OpenNet");
+        assert_eq!(variants[0].value.as_deref(), Some("OpenNet"));
+        assert_eq!(variants[0].name.as_deref(), Some("Open"));
+        let Kind::Object(fields) = &c.drafts["PskNet"].kind else {
+            panic!("not an object")
+        };
+        let names: Vec<_> = fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.required))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("id", false),
+                ("type", true),
+                ("passphrase", true),
+                ("mode", false)
+            ]
+        );
+        assert_eq!(fields[2].constraints.len(), 2);
+        assert_eq!(fields[3].ty, "PskNetMode");
+        assert_eq!(
+            c.drafts["PskNetMode"].kind,
+            Kind::Enum(vec!["A".into(), "B".into()])
+        );
+    }
+
+    #[test]
+    fn names_read_as_rust_and_one_of_an_open_object_is_the_object() {
+        let docs = doc(DOC);
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new(), BTreeMap::new());
+        let body: Value = serde_yaml::from_str("$ref: '#/components/schemas/Wrapper'").unwrap();
+        assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
+        let Kind::Object(fields) = &c.drafts["Venue"].kind else {
+            panic!("not an object")
+        };
+        assert_eq!(fields[2].ty, "array<string>");
+        assert_eq!(fields[3].ty, "map<int64>");
+        assert!(!fields[0].required, "read-only fields are never required");
+        let raw: Value = serde_yaml::from_str("type: object").unwrap();
+        assert_eq!(c.body("f.yaml", &raw, "X"), None);
+    }
+
+    #[test]
+    fn existing_types_gain_missing_fields_and_collisions_get_new_names() {
+        let docs = doc(DOC);
+        let mut existing = BTreeMap::new();
+        existing.insert("Venue".to_owned(), BTreeSet::from(["name".to_owned()]));
+        let taken = BTreeSet::from(["Venue".to_owned(), "OpenNet".to_owned()]);
+        let mut c = Converter::new(&docs, taken, existing, BTreeMap::new());
+        let body: Value =
+            serde_yaml::from_str("$ref: '#/components/schemas/VenueDto_V1_1'").unwrap();
+        assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
+        let added: Vec<_> = c.additions["Venue"]
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert_eq!(added, ["id", "tags", "extra"]);
+        let open: Value = serde_yaml::from_str("$ref: '#/components/schemas/OpenNet'").unwrap();
+        assert_eq!(c.body("f.yaml", &open, "X").as_deref(), Some("FOpenNet"));
+    }
+}
