@@ -2,7 +2,8 @@
 //! path (parameter names ignored). Every disagreement is a [`Finding`] of one [`FindingKind`].
 
 use super::openapi::{DescOp, Descriptions, normalise_path};
-use ruckus_codegen::ir::{Ir, OpIr, ResponseKind};
+use ruckus_codegen::closed::BodyKind;
+use ruckus_codegen::ir::{Ir, OpIr, ResponseKind, TypeRef, VersionIr};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The audit's vocabulary: eight kinds of disagreement, then the two listings.
@@ -71,12 +72,24 @@ pub struct Finding {
     pub info: bool,
 }
 
+/// Typed bodies where a description declares a schema (issue: a typed network API).
+#[derive(Default)]
+pub struct Coverage {
+    pub request_declared: usize,
+    pub request_typed: usize,
+    pub response_declared: usize,
+    pub response_typed: usize,
+    /// `<id> request|response` of the declared bodies the spec keeps raw.
+    pub raw: Vec<String>,
+}
+
 /// The audit of one spec area.
 pub struct AreaAudit {
     /// `api/area`.
     pub name: String,
     pub ops: usize,
     pub matched: usize,
+    pub coverage: Coverage,
     /// In spec operation order, then kind order; unlisted operations included.
     pub findings: Vec<Finding>,
 }
@@ -165,12 +178,20 @@ fn audit_area(name: String, prefix: &str, vendor: &str, ops: &[OpIr], index: &In
         name,
         ops: ops.len(),
         matched: 0,
+        coverage: Coverage::default(),
         findings: Vec::new(),
     };
+    let mut by_route: BTreeMap<(String, String), Vec<&VersionIr>> = BTreeMap::new();
+    for op in ops {
+        by_route
+            .entry(key(prefix, op))
+            .or_default()
+            .extend(op.versions.iter());
+    }
     for op in ops {
         let d = index.get(&key(prefix, op));
         let diffs = match d {
-            Some(d) => compare(op, vendor, d),
+            Some(d) => compare(op, &by_route[&key(prefix, op)], vendor, d),
             None => vec![Diff(
                 FindingKind::Unlisted,
                 String::new(),
@@ -179,6 +200,9 @@ fn audit_area(name: String, prefix: &str, vendor: &str, ops: &[OpIr], index: &In
             )],
         };
         audit.matched += usize::from(d.is_some());
+        if let Some(d) = d {
+            cover(&mut audit.coverage, op, d);
+        }
         for Diff(kind, spec, description, info) in diffs {
             audit.findings.push(Finding {
                 area: audit.name.clone(),
@@ -194,6 +218,35 @@ fn audit_area(name: String, prefix: &str, vendor: &str, ops: &[OpIr], index: &In
         }
     }
     audit
+}
+
+/// Whether a JSON body's type is raw JSON (`json`, a not-shown shape, or a list or map of them).
+fn raw_json(ty: Option<&TypeRef>) -> bool {
+    match ty {
+        None | Some(TypeRef::Json | TypeRef::NotShown(_)) => true,
+        Some(TypeRef::Array(inner) | TypeRef::Map(inner)) => raw_json(Some(inner)),
+        Some(_) => false,
+    }
+}
+
+fn cover(c: &mut Coverage, op: &OpIr, d: &DescOp) {
+    if d.request_schema {
+        c.request_declared += 1;
+        match &op.request {
+            Some(b) if b.kind == BodyKind::Json && raw_json(b.ty.as_ref()) => {
+                c.raw.push(format!("{} request", op.id))
+            }
+            _ => c.request_typed += 1,
+        }
+    }
+    if d.response_schema {
+        c.response_declared += 1;
+        if op.success.kind == ResponseKind::Json && raw_json(op.success.ty.as_ref()) {
+            c.raw.push(format!("{} response", op.id));
+        } else {
+            c.response_typed += 1;
+        }
+    }
 }
 
 /// The description operations whose `(METHOD, path)` no spec operation has.
@@ -217,12 +270,15 @@ fn missing(descs: &Descriptions, spec_keys: &BTreeSet<(String, String)>) -> Vec<
 }
 
 /// Every difference between a spec operation and its description, in kind order.
-fn compare(op: &OpIr, vendor: &str, d: &DescOp) -> Vec<Diff> {
+///
+/// `versions` are those of every spec operation on the same method and path: an operation whose
+/// versions have their own types is split into one operation per version.
+fn compare(op: &OpIr, versions_: &[&VersionIr], vendor: &str, d: &DescOp) -> Vec<Diff> {
     let mut out: Vec<Diff> = [
         status(op, d),
-        request_media(op, vendor, d),
-        response_media(op, vendor, d),
-        versions(op, vendor, d),
+        request_media(op, versions_, vendor, d),
+        response_media(op, versions_, vendor, d),
+        versions(versions_, vendor, d),
         request_body(op, d),
     ]
     .into_iter()
@@ -273,19 +329,19 @@ fn status(op: &OpIr, d: &DescOp) -> Option<Diff> {
     (spec != d.statuses).then(|| Diff(FindingKind::Status, join(&spec), join(&d.statuses), false))
 }
 
-fn spec_content_types(op: &OpIr) -> BTreeSet<String> {
-    op.versions
+fn spec_content_types(versions: &[&VersionIr]) -> BTreeSet<String> {
+    versions
         .iter()
         .filter_map(|v| v.content_type.clone())
         .collect()
 }
 
 /// Only when both sides have a body; differences in versioned types are `versions`.
-fn request_media(op: &OpIr, vendor: &str, d: &DescOp) -> Option<Diff> {
+fn request_media(op: &OpIr, versions: &[&VersionIr], vendor: &str, d: &DescOp) -> Option<Diff> {
     let (Some(_), Some(body)) = (&op.request, &d.request) else {
         return None;
     };
-    let spec = spec_content_types(op);
+    let spec = spec_content_types(versions);
     (unversioned(&spec, vendor) != unversioned(&body.media, vendor)).then(|| {
         Diff(
             FindingKind::RequestMedia,
@@ -302,12 +358,12 @@ fn desc_success_media(d: &DescOp) -> BTreeSet<String> {
 }
 
 /// Only when both sides answer with content; `*/*` makes a difference info.
-fn response_media(op: &OpIr, vendor: &str, d: &DescOp) -> Option<Diff> {
+fn response_media(op: &OpIr, versions: &[&VersionIr], vendor: &str, d: &DescOp) -> Option<Diff> {
     let desc = desc_success_media(d);
     if op.success.kind == ResponseKind::Empty || desc.is_empty() {
         return None;
     }
-    let spec: BTreeSet<String> = op.versions.iter().map(|v| v.accept.clone()).collect();
+    let spec: BTreeSet<String> = versions.iter().map(|v| v.accept.clone()).collect();
     let mut theirs = unversioned(&desc, vendor);
     let any = theirs.remove("*/*");
     // A spec that accepts `*/*` takes whatever the service sends.
@@ -328,9 +384,8 @@ fn response_media(op: &OpIr, vendor: &str, d: &DescOp) -> Option<Diff> {
     })
 }
 
-fn versions(op: &OpIr, vendor: &str, d: &DescOp) -> Option<Diff> {
-    let spec: BTreeSet<String> = op
-        .versions
+fn versions(versions: &[&VersionIr], vendor: &str, d: &DescOp) -> Option<Diff> {
+    let spec: BTreeSet<String> = versions
         .iter()
         .flat_map(|v| v.content_type.iter().chain([&v.accept]))
         .filter_map(|m| version_of(m, vendor))

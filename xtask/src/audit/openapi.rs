@@ -33,11 +33,38 @@ pub struct DescOp {
     /// Error-body shapes of its 4xx answers (only the shapes recognised).
     pub error_shapes: BTreeSet<FamilyKind>,
     pub paging: Option<DescPaging>,
+    /// Whether the request body declares a JSON schema with a shape.
+    pub request_schema: bool,
+    /// Whether a 2xx answer (not 204) declares a JSON schema with a shape.
+    pub response_schema: bool,
 }
 
 pub struct DescBody {
     pub required: bool,
     pub media: BTreeSet<String>,
+}
+
+/// Whether a body declares a JSON schema with a shape (a reference, properties, items, an
+/// enumeration, a union or a scalar type), not just "an object".
+fn declares_schema(doc: &Value, holder: &Value) -> bool {
+    let Some(content) = holder.get("content").and_then(Value::as_mapping) else {
+        return false;
+    };
+    content
+        .iter()
+        .filter(|(k, _)| k.as_str().is_some_and(|k| k.ends_with("json")))
+        .filter_map(|(_, m)| m.get("schema"))
+        .any(|s| {
+            let r = resolve(doc, s);
+            ["properties", "allOf", "oneOf", "anyOf", "items", "enum"]
+                .iter()
+                .any(|k| r.get(*k).is_some())
+                || r.get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t != "object")
+                || r.get("additionalProperties")
+                    .is_some_and(|a| a.as_mapping().is_some_and(|m| !m.is_empty()))
+        })
 }
 
 /// A paging shape read from the parameters and schemas; `items` is the list field, when one
@@ -149,7 +176,11 @@ fn operation(doc: &Value, file: &str, path: &str, method: &str, op: &Value) -> D
     });
     let mut success_media = BTreeMap::new();
     let mut error_shapes = BTreeSet::new();
+    let mut response_schema = false;
     for (status, response) in responses(doc, op) {
+        if (200..300).contains(&status) && status != 204 {
+            response_schema |= declares_schema(doc, response);
+        }
         if status == 204 {
             // 204 No Content has no body (RFC 9110), whatever content a description lists.
             success_media.insert(status, BTreeSet::new());
@@ -175,6 +206,10 @@ fn operation(doc: &Value, file: &str, path: &str, method: &str, op: &Value) -> D
         success_media,
         error_shapes,
         paging: None,
+        request_schema: op
+            .get("requestBody")
+            .is_some_and(|b| declares_schema(doc, resolve(doc, b))),
+        response_schema,
     };
     out.paging = paging(doc, op, &out);
     out

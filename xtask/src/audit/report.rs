@@ -31,6 +31,54 @@ pub fn tsv(audit: &Audit) -> String {
 }
 
 /// The summary table (one row per area, then totals) and what was skipped.
+/// Typed bodies per area where the description declares a schema, with the raw ones named.
+fn coverage(audit: &Audit) -> String {
+    let mut out = String::from(
+        "\nTyped bodies where the description declares a schema:\n\n\
+         | area | requests typed | responses typed |\n|---|---:|---:|\n",
+    );
+    let (mut rq, mut rqd, mut rs, mut rsd) = (0, 0, 0, 0);
+    let mut raw = Vec::new();
+    for area in &audit.areas {
+        let c = &area.coverage;
+        writeln!(
+            out,
+            "| {} | {}/{} | {}/{} |",
+            area.name, c.request_typed, c.request_declared, c.response_typed, c.response_declared
+        )
+        .unwrap();
+        rq += c.request_typed;
+        rqd += c.request_declared;
+        rs += c.response_typed;
+        rsd += c.response_declared;
+        raw.extend(c.raw.iter().cloned());
+    }
+    let pct = |a: usize, b: usize| {
+        if b == 0 {
+            100.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
+    writeln!(
+        out,
+        "| **total** | {rq}/{rqd} ({:.1} %) | {rs}/{rsd} ({:.1} %) |",
+        pct(rq, rqd),
+        pct(rs, rsd)
+    )
+    .unwrap();
+    if !raw.is_empty() {
+        writeln!(
+            out,
+            "\nRaw where a schema is declared ({}): {}",
+            raw.len(),
+            raw.join(", ")
+        )
+        .unwrap();
+    }
+    out
+}
+
 pub fn summary(audit: &Audit) -> String {
     let mut out = String::from("| area | spec ops | matched | unlisted |");
     for kind in FindingKind::DISAGREEMENTS {
@@ -65,6 +113,7 @@ pub fn summary(audit: &Audit) -> String {
         audit.missing.len()
     )
     .unwrap();
+    out.push_str(&coverage(audit));
     for (api, ops) in &audit.skipped {
         writeln!(
             out,

@@ -143,8 +143,18 @@ impl<'a> Converter<'a> {
                 s = items;
             }
         }
+        if super::GENERIC_RESPONSES.contains(&ty) {
+            return;
+        }
         match ref_name(s) {
-            Some(raw) if self.from_import.contains(ty) => {
+            // A hand-written type learns only from a schema of its own name.
+            Some(raw) if !self.from_import.contains(ty) => {
+                if naming::clean(raw).name == ty {
+                    let s = resolve(doc, s);
+                    self.reconcile(ty, file, s);
+                }
+            }
+            Some(raw) => {
                 if self
                     .by_source
                     .get(&(file.to_owned(), raw.to_owned()))
@@ -154,11 +164,17 @@ impl<'a> Converter<'a> {
                     self.named(file, raw);
                 }
             }
-            _ if self.from_import.contains(ty) => {}
-            _ => {
-                let s = resolve(doc, s);
-                self.reconcile(ty, file, s);
-            }
+            None => {}
+        }
+    }
+
+    /// Whether `ty` is an object with an array field `field`.
+    pub fn has_list(&self, ty: &str, field: &str) -> bool {
+        match self.drafts.get(ty).map(|d| &d.kind) {
+            Some(Kind::Object(fields)) => fields
+                .iter()
+                .any(|f| f.name == field && f.ty.starts_with("array<")),
+            _ => self.existing.get(ty).is_some_and(|f| f.contains(field)),
         }
     }
 

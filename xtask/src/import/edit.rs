@@ -32,8 +32,8 @@ pub struct Split {
 pub struct OpEdit {
     pub id: String,
     pub request: Option<String>,
-    /// The 2xx status whose body gets a type, and the type.
-    pub response: Option<(u16, String)>,
+    /// The 2xx statuses whose body gets a type, and the type.
+    pub response: Option<(Vec<u16>, String)>,
 }
 
 /// A YAML scalar, quoted only when it has to be.
@@ -176,12 +176,22 @@ fn set_type(lines: &mut Vec<String>, at: usize, ty: &str) {
 /// Whether the `type:` line at `at` (with what follows) is a raw `not_shown` shape.
 fn is_not_shown(lines: &[String], at: usize) -> bool {
     let rest = lines[at].trim_start().trim_start_matches("type:").trim();
-    rest.starts_with("{not_shown")
-        || rest == "not_shown"
+    let indent = indent_of(&lines[at]);
+    // An inline shape below the line: raw when it is (a list of) `not_shown`.
+    let keys: Vec<&str> = lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty() && indent_of(l) > indent)
+        .map(|l| l.trim_start().split(':').next().unwrap_or(""))
+        .collect();
+    matches!(rest, "not_shown" | "json" | "array<json>")
+        || rest.starts_with("{not_shown")
+        || rest.starts_with("{array: {not_shown")
+        || super::GENERIC_RESPONSES.contains(&rest)
         || (rest.is_empty()
-            && lines
-                .get(at + 1)
-                .is_some_and(|l| l.trim_start().starts_with("not_shown:")))
+            && matches!(keys.first(), Some(&"array" | &"not_shown"))
+            && !keys
+                .iter()
+                .any(|k| matches!(*k, "fields" | "values" | "name" | "map" | "type")))
 }
 
 /// Lines indented by `indent` instead of the two spaces they were rendered with.
@@ -372,7 +382,11 @@ pub fn apply(text: &str, edits: &AreaEdits) -> Result<(String, Vec<String>), Str
                 .ok_or_else(|| format!("`{}`: request type is not a not_shown shape", op.id))?;
             set_type(&mut lines, at, ty);
         }
-        if let Some((status, ty)) = &op.response {
+        for (status, ty) in op
+            .response
+            .iter()
+            .flat_map(|(statuses, ty)| statuses.iter().map(move |s| (s, ty)))
+        {
             let (start, end, indent) = op_block(&lines, &op.id)?;
             let (rs, re, _) = block(&lines, "responses:", start, end)
                 .filter(|b| b.2 == indent + 2)
@@ -450,7 +464,7 @@ mod tests {
             ops: vec![OpEdit {
                 id: "get_x".into(),
                 request: Some("Thing".into()),
-                response: Some((200, "array<Known>".into())),
+                response: Some((vec![200], "array<Known>".into())),
             }],
         };
         let (out, cut) = apply(AREA, &edits).unwrap();

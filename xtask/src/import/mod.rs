@@ -69,12 +69,17 @@ struct SpecOp {
     request_raw: bool,
     /// The 2xx status of a raw JSON success body (none when an empty 2xx stands beside it).
     response_raw: Option<u16>,
+    /// Further 2xx statuses whose body is raw too (typed alike when the description gives them
+    /// the same schema).
+    also_raw: Vec<u16>,
     /// Named type of a typed success body or request body.
     typed: Vec<(String, bool)>,
     request_media: String,
     response_media: String,
     /// `media_types` entries: (Content-Type, Accept), `None` where an entry leaves one out.
     media: Vec<(Option<String>, Option<String>)>,
+    /// The list field of a paged answer (`pagination.items`).
+    items: Option<String>,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -211,7 +216,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 if let Some(status) = op.response_raw {
                     match response_schemas.and_then(|r| pick(r, &group.response)) {
                         Some(s) => match conv.body(file, s, &format!("{owner}Response")) {
-                            Some(ty) => edit.response = Some((status, ty)),
+                            // A paged answer keeps its list field, or stays as it is.
+                            Some(ty)
+                                if op.items.as_ref().is_some_and(|f| !conv.has_list(&ty, f)) =>
+                            {
+                                report.page_shape.push(format!("{id} ({ty})"));
+                            }
+                            Some(_)
+                                if !same_bodies(
+                                    &docs[file],
+                                    d,
+                                    status,
+                                    &op.also_raw,
+                                    &group.response,
+                                ) =>
+                            {
+                                report.statuses.push(id.clone());
+                            }
+                            Some(ty) => {
+                                let mut statuses = vec![status];
+                                statuses.extend(&op.also_raw);
+                                edit.response = Some((statuses, ty));
+                            }
                             None => report.raw_schema.push(format!("{id} response")),
                         },
                         None => report.no_schema.push(format!("{id} response")),
@@ -477,11 +503,17 @@ fn areas_of(top: &Value, api: &str) -> Result<Vec<String>, String> {
         .ok_or_else(|| format!("no API `{api}` with areas in spec/ruckus-one.yaml"))
 }
 
-/// Whether a spec type expression is a raw `not_shown` shape.
+/// Generic answer types the spec uses until an operation has its own (`QueryResult`, a query
+/// page whose rows are raw JSON): an import replaces them like a `not_shown` shape.
+pub const GENERIC_RESPONSES: &[&str] = &["QueryResult"];
+
+/// Whether a spec type expression is raw JSON (`json`, a `not_shown` shape, a list of them).
 fn not_shown(ty: Option<&Value>) -> bool {
     match ty {
-        Some(Value::String(s)) => s == "not_shown",
-        Some(v) => v.get("not_shown").is_some(),
+        Some(Value::String(s)) => matches!(s.as_str(), "not_shown" | "json" | "array<json>"),
+        Some(v) => {
+            v.get("not_shown").is_some() || v.get("array").is_some_and(|a| not_shown(Some(a)))
+        }
         None => false,
     }
 }
@@ -521,16 +553,27 @@ fn spec_op(op: &Value) -> Option<SpecOp> {
     let empty_beside = success
         .iter()
         .any(|r| r.get("type").is_none() && r.get("kind").is_none());
-    let response_raw = success
+    let generic = |t: Option<&Value>| {
+        t.and_then(Value::as_str)
+            .is_some_and(|t| GENERIC_RESPONSES.contains(&t))
+    };
+    let raw_statuses: Vec<u16> = success
         .iter()
-        .find(|r| not_shown(r.get("type")))
-        .filter(|_| !empty_beside && success.len() == 1)
-        .map(|r| status(r) as u16);
+        .filter(|r| not_shown(r.get("type")) || generic(r.get("type")))
+        .map(|r| status(r) as u16)
+        .collect();
+    let all_raw = !empty_beside && raw_statuses.len() == success.len();
+    let response_raw = raw_statuses.first().copied().filter(|_| all_raw);
+    let also_raw = if all_raw {
+        raw_statuses[1..].to_vec()
+    } else {
+        Vec::new()
+    };
     let mut typed = Vec::new();
     if let Some(Value::String(t)) = request.and_then(|r| r.get("type")) {
         typed.push((t.clone(), true));
     }
-    for r in &success {
+    for r in success.iter().filter(|r| !generic(r.get("type"))) {
         if let Some(Value::String(t)) = r.get("type") {
             typed.push((t.clone(), false));
         }
@@ -571,10 +614,16 @@ fn spec_op(op: &Value) -> Option<SpecOp> {
         cites,
         request_raw,
         response_raw,
+        also_raw,
         typed,
         request_media: request_media.unwrap_or_else(|| "application/json".into()),
         response_media: response_media.unwrap_or_else(|| "application/json".into()),
         media,
+        items: op
+            .get("pagination")
+            .and_then(|p| p.get("items"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     })
 }
 
@@ -656,6 +705,20 @@ fn success<'a>(doc: &'a Value, op: &'a Value, status: Option<u16>) -> Option<&'a
         fallback.get_or_insert(v);
     }
     fallback
+}
+
+/// Whether every raw 2xx status of an operation declares the same schema for `media`.
+fn same_bodies(doc: &Value, op: &Value, first: u16, others: &[u16], media: &str) -> bool {
+    let body = |status: u16| {
+        let responses = op.get("responses")?.as_mapping()?;
+        let r = responses
+            .get(Value::String(status.to_string()))
+            .or_else(|| responses.get(Value::Number(status.into())))?;
+        let r = desc::resolve(doc, r);
+        pick(r, media).map(|s| serde_yaml::to_string(s).unwrap_or_default())
+    };
+    let want = body(first);
+    others.iter().all(|&s| body(s) == want)
 }
 
 /// The schema for `media` in a body's `content`, else plain JSON's, else any JSON type's.
@@ -811,6 +874,8 @@ struct Report {
     differing_versions: Vec<String>,
     splits: Vec<String>,
     moved: Vec<String>,
+    statuses: Vec<String>,
+    page_shape: Vec<String>,
     new_types: usize,
     added_fields: usize,
 }
@@ -829,6 +894,14 @@ impl Report {
             ("no description operation", &self.no_description),
             ("no schema declared", &self.no_schema),
             ("schema is only raw JSON", &self.raw_schema),
+            (
+                "2xx statuses with different bodies (left raw)",
+                &self.statuses,
+            ),
+            (
+                "paged, but the schema has no such list field (left as it is)",
+                &self.page_shape,
+            ),
             (
                 "versions with their own types: new operations",
                 &self.splits,

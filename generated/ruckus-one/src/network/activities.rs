@@ -210,24 +210,6 @@ pub struct ActivityQuery {
     /// Provenance: reference (Asynchronous writes).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (Asynchronous writes).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fields: Option<Vec<String>>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes).
-    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
-    pub sort_field: Option<String>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `ActivityQuerySortOrder`; optional.
-    /// Provenance: reference (Asynchronous writes).
-    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
-    pub sort_order: Option<ActivityQuerySortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -239,9 +221,6 @@ impl ActivityQuery {
             filters: None,
             page: None,
             page_size: None,
-            fields: None,
-            sort_field: None,
-            sort_order: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -258,21 +237,6 @@ impl ActivityQuery {
     /// Sets `pageSize`.
     pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
         self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `sortField`.
-    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
-        self.sort_field = Some(value.into());
-        self
-    }
-    /// Sets `sortOrder`.
-    pub fn with_sort_order(mut self, value: impl Into<ActivityQuerySortOrder>) -> Self {
-        self.sort_order = Some(value.into());
         self
     }
 }
@@ -301,61 +265,6 @@ impl ActivityQueryFilters {
     pub fn with_id(mut self, value: impl Into<Vec<String>>) -> Self {
         self.id = Some(value.into());
         self
-    }
-}
-/// Activity query sort order: the values the official description lists.
-///
-/// Provenance: reference (activities_api-0.0.1.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ActivityQuerySortOrder {
-    /// `ASC`
-    Asc,
-    /// `DESC`
-    Desc,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ActivityQuerySortOrder {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Asc => "ASC",
-            Self::Desc => "DESC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ActivityQuerySortOrder {
-    fn from(s: &str) -> Self {
-        match s {
-            "ASC" => Self::Asc,
-            "DESC" => Self::Desc,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ActivityQuerySortOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ActivityQuerySortOrder {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ActivityQuerySortOrder {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Activities: the 2 operations of this area of the Network management API.

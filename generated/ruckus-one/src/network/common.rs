@@ -35,11 +35,6 @@ pub struct AsyncResult {
     /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
-    pub tenant_id: Option<String>,
 }
 impl AsyncResult {
     /// Creates a value from the required fields; optional fields start empty.
@@ -49,7 +44,6 @@ impl AsyncResult {
             request_id,
             response: None,
             id: None,
-            tenant_id: None,
         }
     }
     /// Sets `links`.
@@ -65,11 +59,6 @@ impl AsyncResult {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
         self
     }
 }
@@ -561,129 +550,6 @@ pub struct QueryRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub sort_by_count_field: Option<String>,
-    /// `multiSortFields`
-    ///
-    /// Wire name `multiSortFields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "multiSortFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub multi_sort_fields: Option<Vec<String>>,
-    /// `matchFields`
-    ///
-    /// Wire name `matchFields`; `array<QosMatchField>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "matchFields", default, skip_serializing_if = "Option::is_none")]
-    pub match_fields: Option<Vec<QosMatchField>>,
-    /// `rangeFilter`
-    ///
-    /// Wire name `rangeFilter`; `RangeFilter`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "rangeFilter", default, skip_serializing_if = "Option::is_none")]
-    pub range_filter: Option<RangeFilter>,
-    /// `rangeDateFilter`
-    ///
-    /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "rangeDateFilter",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub range_date_filter: Option<RangeFilter>,
-    /// `mustNotMatchField`
-    ///
-    /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "mustNotMatchField",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub must_not_match_field: Option<Vec<MustNotMatchField>>,
-    /// `pageByDate`
-    ///
-    /// Wire name `pageByDate`; `QueryRequestPageByDate`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "pageByDate", default, skip_serializing_if = "Option::is_none")]
-    pub page_by_date: Option<QueryRequestPageByDate>,
-    /// `mustHaveFields`
-    ///
-    /// Wire name `mustHaveFields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "mustHaveFields", default, skip_serializing_if = "Option::is_none")]
-    pub must_have_fields: Option<Vec<String>>,
-    /// `mustNotHaveFields`
-    ///
-    /// Wire name `mustNotHaveFields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "mustNotHaveFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub must_not_have_fields: Option<Vec<String>>,
-    /// `termField`
-    ///
-    /// Wire name `termField`; `TermField`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
-    pub term_field: Option<TermField>,
-    /// `terms`
-    ///
-    /// Wire name `terms`; `map<array<string>>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// `exists`
-    ///
-    /// Wire name `exists`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exists: Option<String>,
-    /// `groupBy`
-    ///
-    /// Wire name `groupBy`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "groupBy", default, skip_serializing_if = "Option::is_none")]
-    pub group_by: Option<String>,
-    /// `serverType`
-    ///
-    /// Wire name `serverType`; `QueryRequestServerType`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
-    pub server_type: Option<QueryRequestServerType>,
-    /// `filterType`
-    ///
-    /// Wire name `filterType`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "filterType", default, skip_serializing_if = "Option::is_none")]
-    pub filter_type: Option<String>,
-    /// `filterByConfigType`
-    ///
-    /// Wire name `filterByConfigType`; `QueryRequestFilterByConfigType`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "filterByConfigType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub filter_by_config_type: Option<QueryRequestFilterByConfigType>,
-    /// `detailLevel`
-    ///
-    /// Wire name `detailLevel`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
-    pub detail_level: Option<String>,
-    /// `mspEcTenants`
-    ///
-    /// Wire name `mspEcTenants`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "mspEcTenants", default, skip_serializing_if = "Option::is_none")]
-    pub msp_ec_tenants: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -701,23 +567,6 @@ impl QueryRequest {
             filters: None,
             fields: None,
             sort_by_count_field: None,
-            multi_sort_fields: None,
-            match_fields: None,
-            range_filter: None,
-            range_date_filter: None,
-            must_not_match_field: None,
-            page_by_date: None,
-            must_have_fields: None,
-            must_not_have_fields: None,
-            term_field: None,
-            terms: None,
-            exists: None,
-            group_by: None,
-            server_type: None,
-            filter_type: None,
-            filter_by_config_type: None,
-            detail_level: None,
-            msp_ec_tenants: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -766,103 +615,6 @@ impl QueryRequest {
         self.sort_by_count_field = Some(value.into());
         self
     }
-    /// Sets `multiSortFields`.
-    pub fn with_multi_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.multi_sort_fields = Some(value.into());
-        self
-    }
-    /// Sets `matchFields`.
-    pub fn with_match_fields(mut self, value: impl Into<Vec<QosMatchField>>) -> Self {
-        self.match_fields = Some(value.into());
-        self
-    }
-    /// Sets `rangeFilter`.
-    pub fn with_range_filter(mut self, value: impl Into<RangeFilter>) -> Self {
-        self.range_filter = Some(value.into());
-        self
-    }
-    /// Sets `rangeDateFilter`.
-    pub fn with_range_date_filter(mut self, value: impl Into<RangeFilter>) -> Self {
-        self.range_date_filter = Some(value.into());
-        self
-    }
-    /// Sets `mustNotMatchField`.
-    pub fn with_must_not_match_field(
-        mut self,
-        value: impl Into<Vec<MustNotMatchField>>,
-    ) -> Self {
-        self.must_not_match_field = Some(value.into());
-        self
-    }
-    /// Sets `pageByDate`.
-    pub fn with_page_by_date(
-        mut self,
-        value: impl Into<QueryRequestPageByDate>,
-    ) -> Self {
-        self.page_by_date = Some(value.into());
-        self
-    }
-    /// Sets `mustHaveFields`.
-    pub fn with_must_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.must_have_fields = Some(value.into());
-        self
-    }
-    /// Sets `mustNotHaveFields`.
-    pub fn with_must_not_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.must_not_have_fields = Some(value.into());
-        self
-    }
-    /// Sets `termField`.
-    pub fn with_term_field(mut self, value: impl Into<TermField>) -> Self {
-        self.term_field = Some(value.into());
-        self
-    }
-    /// Sets `terms`.
-    pub fn with_terms(
-        mut self,
-        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
-    ) -> Self {
-        self.terms = Some(value.into());
-        self
-    }
-    /// Sets `exists`.
-    pub fn with_exists(mut self, value: impl Into<String>) -> Self {
-        self.exists = Some(value.into());
-        self
-    }
-    /// Sets `groupBy`.
-    pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
-        self.group_by = Some(value.into());
-        self
-    }
-    /// Sets `serverType`.
-    pub fn with_server_type(mut self, value: impl Into<QueryRequestServerType>) -> Self {
-        self.server_type = Some(value.into());
-        self
-    }
-    /// Sets `filterType`.
-    pub fn with_filter_type(mut self, value: impl Into<String>) -> Self {
-        self.filter_type = Some(value.into());
-        self
-    }
-    /// Sets `filterByConfigType`.
-    pub fn with_filter_by_config_type(
-        mut self,
-        value: impl Into<QueryRequestFilterByConfigType>,
-    ) -> Self {
-        self.filter_by_config_type = Some(value.into());
-        self
-    }
-    /// Sets `detailLevel`.
-    pub fn with_detail_level(mut self, value: impl Into<String>) -> Self {
-        self.detail_level = Some(value.into());
-        self
-    }
-    /// Sets `mspEcTenants`.
-    pub fn with_msp_ec_tenants(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.msp_ec_tenants = Some(value.into());
-        self
-    }
 }
 /// Answer of a `POST .../query` operation as observed in practice. Open.
 ///
@@ -890,414 +642,6 @@ pub struct QueryResult {
     /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fields: Option<Vec<String>>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
-    pub object_id: Option<String>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
-    pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub subsequent_queries: Option<Vec<SubsequentQuery>>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
-    pub total_pages: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vlan: Option<i64>,
-    /// `nwType`
-    ///
-    /// Wire name `nwType`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "nwType", default, skip_serializing_if = "Option::is_none")]
-    pub nw_type: Option<String>,
-    /// `nwSubType`
-    ///
-    /// Wire name `nwSubType`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "nwSubType", default, skip_serializing_if = "Option::is_none")]
-    pub nw_sub_type: Option<String>,
-    /// `captiveType`
-    ///
-    /// Wire name `captiveType`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "captiveType", default, skip_serializing_if = "Option::is_none")]
-    pub captive_type: Option<String>,
-    /// `crtTime`
-    ///
-    /// Wire name `crtTime`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
-    pub crt_time: Option<String>,
-    /// `lastUpdTime`
-    ///
-    /// Wire name `lastUpdTime`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
-    pub last_upd_time: Option<String>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ssid: Option<String>,
-    /// `ancillarySsid`
-    ///
-    /// Wire name `ancillarySsid`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "ancillarySsid", default, skip_serializing_if = "Option::is_none")]
-    pub ancillary_ssid: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `clientCount`
-    ///
-    /// Wire name `clientCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
-    pub client_count: Option<i64>,
-    /// `defaultGuestCountry`
-    ///
-    /// Wire name `defaultGuestCountry`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "defaultGuestCountry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub default_guest_country: Option<String>,
-    /// `enableDhcp`
-    ///
-    /// Wire name `enableDhcp`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "enableDhcp", default, skip_serializing_if = "Option::is_none")]
-    pub enable_dhcp: Option<bool>,
-    /// `tunnelWlanEnable`
-    ///
-    /// Wire name `tunnelWlanEnable`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "tunnelWlanEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub tunnel_wlan_enable: Option<bool>,
-    /// `securityProtocol`
-    ///
-    /// Wire name `securityProtocol`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "securityProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub security_protocol: Option<String>,
-    /// `dsaeOnboardNetwork`
-    ///
-    /// Wire name `dsaeOnboardNetwork`; `DsaeOnboardNetwork`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "dsaeOnboardNetwork",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dsae_onboard_network: Option<DsaeOnboardNetwork>,
-    /// `isOweMaster`
-    ///
-    /// Wire name `isOweMaster`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "isOweMaster", default, skip_serializing_if = "Option::is_none")]
-    pub is_owe_master: Option<bool>,
-    /// `owePairNetworkId`
-    ///
-    /// Wire name `owePairNetworkId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "owePairNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub owe_pair_network_id: Option<String>,
-    /// `venueApGroups`
-    ///
-    /// Wire name `venueApGroups`; `array<VenueApGroupQueryData>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "venueApGroups", default, skip_serializing_if = "Option::is_none")]
-    pub venue_ap_groups: Option<Vec<VenueApGroupQueryData>>,
-    /// `apCount`
-    ///
-    /// Wire name `apCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "apCount", default, skip_serializing_if = "Option::is_none")]
-    pub ap_count: Option<i64>,
-    /// `isEnforced`
-    ///
-    /// Wire name `isEnforced`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
-    pub is_enforced: Option<bool>,
-    /// `isManagedByTemplate`
-    ///
-    /// Wire name `isManagedByTemplate`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "isManagedByTemplate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub is_managed_by_template: Option<bool>,
-    /// `city`
-    ///
-    /// Wire name `city`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub city: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub country: Option<String>,
-    /// `countryCode`
-    ///
-    /// Wire name `countryCode`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
-    pub country_code: Option<String>,
-    /// `dpGroupId`
-    ///
-    /// Wire name `dpGroupId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "dpGroupId", default, skip_serializing_if = "Option::is_none")]
-    pub dp_group_id: Option<String>,
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latitude: Option<String>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub longitude: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
-    pub tenant_id: Option<String>,
-    /// `timeZone`
-    ///
-    /// Wire name `timeZone`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "timeZone", default, skip_serializing_if = "Option::is_none")]
-    pub time_zone: Option<String>,
-    /// `notes`
-    ///
-    /// Wire name `notes`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
-    /// `mesh`
-    ///
-    /// Wire name `mesh`; `MeshData`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mesh: Option<MeshData>,
-    /// `switchProfileName`
-    ///
-    /// Wire name `switchProfileName`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "switchProfileName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub switch_profile_name: Option<String>,
-    /// `switchProfileId`
-    ///
-    /// Wire name `switchProfileId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "switchProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub switch_profile_id: Option<String>,
-    /// `dhcp`
-    ///
-    /// Wire name `dhcp`; `DhcpData`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dhcp: Option<DhcpData>,
-    /// `wifiFirmwareVersion`
-    ///
-    /// Wire name `wifiFirmwareVersion`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "wifiFirmwareVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub wifi_firmware_version: Option<String>,
-    /// `rogueDetection`
-    ///
-    /// Wire name `rogueDetection`; `RogueDetectionData`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "rogueDetection", default, skip_serializing_if = "Option::is_none")]
-    pub rogue_detection: Option<RogueDetectionData>,
-    /// `syslogServer`
-    ///
-    /// Wire name `syslogServer`; `SyslogServerData`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "syslogServer", default, skip_serializing_if = "Option::is_none")]
-    pub syslog_server: Option<SyslogServerData>,
-    /// `isTemplate`
-    ///
-    /// Wire name `isTemplate`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
-    pub is_template: Option<bool>,
-    /// `currentApFirmwares`
-    ///
-    /// Wire name `currentApFirmwares`; `array<ApModelFirmwareMappingData>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "currentApFirmwares",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub current_ap_firmwares: Option<Vec<ApModelFirmwareMappingData>>,
-    /// `isApFirmwareUpToDate`
-    ///
-    /// Wire name `isApFirmwareUpToDate`; `boolean`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "isApFirmwareUpToDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub is_ap_firmware_up_to_date: Option<bool>,
-    /// `lastApFirmwareUpdate`
-    ///
-    /// Wire name `lastApFirmwareUpdate`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "lastApFirmwareUpdate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub last_ap_firmware_update: Option<String>,
-    /// `nextApFirmwareSchedules`
-    ///
-    /// Wire name `nextApFirmwareSchedules`; `array<ApFirmwareScheduleData>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "nextApFirmwareSchedules",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub next_ap_firmware_schedules: Option<Vec<ApFirmwareScheduleData>>,
-    /// `addressLine`
-    ///
-    /// Wire name `addressLine`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "addressLine", default, skip_serializing_if = "Option::is_none")]
-    pub address_line: Option<String>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
-    pub page_size: Option<i64>,
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
-    pub request_id: Option<String>,
-    /// `error`
-    ///
-    /// Wire name `error`; `EventsError`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<EventsError>,
-    /// `errors`
-    ///
-    /// Wire name `errors`; `array<EventsError>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub errors: Option<Vec<EventsError>>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    /// `mspEcAlarmCountList`
-    ///
-    /// Wire name `mspEcAlarmCountList`; `array<MspEcAlarmCount>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "mspEcAlarmCountList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub msp_ec_alarm_count_list: Option<Vec<MspEcAlarmCount>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1309,64 +653,6 @@ impl QueryResult {
             total_count: None,
             page: None,
             data: None,
-            fields: None,
-            object_id: None,
-            error_message: None,
-            subsequent_queries: None,
-            total_pages: None,
-            name: None,
-            id: None,
-            vlan: None,
-            nw_type: None,
-            nw_sub_type: None,
-            captive_type: None,
-            crt_time: None,
-            last_upd_time: None,
-            ssid: None,
-            ancillary_ssid: None,
-            description: None,
-            client_count: None,
-            default_guest_country: None,
-            enable_dhcp: None,
-            tunnel_wlan_enable: None,
-            security_protocol: None,
-            dsae_onboard_network: None,
-            is_owe_master: None,
-            owe_pair_network_id: None,
-            venue_ap_groups: None,
-            ap_count: None,
-            is_enforced: None,
-            is_managed_by_template: None,
-            city: None,
-            country: None,
-            country_code: None,
-            dp_group_id: None,
-            latitude: None,
-            longitude: None,
-            type_: None,
-            tenant_id: None,
-            time_zone: None,
-            notes: None,
-            mesh: None,
-            switch_profile_name: None,
-            switch_profile_id: None,
-            dhcp: None,
-            wifi_firmware_version: None,
-            rogue_detection: None,
-            syslog_server: None,
-            is_template: None,
-            current_ap_firmwares: None,
-            is_ap_firmware_up_to_date: None,
-            last_ap_firmware_update: None,
-            next_ap_firmware_schedules: None,
-            address_line: None,
-            page_size: None,
-            request_id: None,
-            error: None,
-            errors: None,
-            message: None,
-            status: None,
-            msp_ec_alarm_count_list: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1383,314 +669,6 @@ impl QueryResult {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
         self.data = Some(value.into());
-        self
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-    /// Sets `nwType`.
-    pub fn with_nw_type(mut self, value: impl Into<String>) -> Self {
-        self.nw_type = Some(value.into());
-        self
-    }
-    /// Sets `nwSubType`.
-    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
-        self.nw_sub_type = Some(value.into());
-        self
-    }
-    /// Sets `captiveType`.
-    pub fn with_captive_type(mut self, value: impl Into<String>) -> Self {
-        self.captive_type = Some(value.into());
-        self
-    }
-    /// Sets `crtTime`.
-    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
-        self.crt_time = Some(value.into());
-        self
-    }
-    /// Sets `lastUpdTime`.
-    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
-        self.last_upd_time = Some(value.into());
-        self
-    }
-    /// Sets `ssid`.
-    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
-        self.ssid = Some(value.into());
-        self
-    }
-    /// Sets `ancillarySsid`.
-    pub fn with_ancillary_ssid(mut self, value: impl Into<String>) -> Self {
-        self.ancillary_ssid = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `clientCount`.
-    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
-        self.client_count = Some(value.into());
-        self
-    }
-    /// Sets `defaultGuestCountry`.
-    pub fn with_default_guest_country(mut self, value: impl Into<String>) -> Self {
-        self.default_guest_country = Some(value.into());
-        self
-    }
-    /// Sets `enableDhcp`.
-    pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
-        self.enable_dhcp = Some(value.into());
-        self
-    }
-    /// Sets `tunnelWlanEnable`.
-    pub fn with_tunnel_wlan_enable(mut self, value: impl Into<bool>) -> Self {
-        self.tunnel_wlan_enable = Some(value.into());
-        self
-    }
-    /// Sets `securityProtocol`.
-    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
-        self.security_protocol = Some(value.into());
-        self
-    }
-    /// Sets `dsaeOnboardNetwork`.
-    pub fn with_dsae_onboard_network(
-        mut self,
-        value: impl Into<DsaeOnboardNetwork>,
-    ) -> Self {
-        self.dsae_onboard_network = Some(value.into());
-        self
-    }
-    /// Sets `isOweMaster`.
-    pub fn with_is_owe_master(mut self, value: impl Into<bool>) -> Self {
-        self.is_owe_master = Some(value.into());
-        self
-    }
-    /// Sets `owePairNetworkId`.
-    pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
-        self.owe_pair_network_id = Some(value.into());
-        self
-    }
-    /// Sets `venueApGroups`.
-    pub fn with_venue_ap_groups(
-        mut self,
-        value: impl Into<Vec<VenueApGroupQueryData>>,
-    ) -> Self {
-        self.venue_ap_groups = Some(value.into());
-        self
-    }
-    /// Sets `apCount`.
-    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
-        self.ap_count = Some(value.into());
-        self
-    }
-    /// Sets `isEnforced`.
-    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
-        self.is_enforced = Some(value.into());
-        self
-    }
-    /// Sets `isManagedByTemplate`.
-    pub fn with_is_managed_by_template(mut self, value: impl Into<bool>) -> Self {
-        self.is_managed_by_template = Some(value.into());
-        self
-    }
-    /// Sets `city`.
-    pub fn with_city(mut self, value: impl Into<String>) -> Self {
-        self.city = Some(value.into());
-        self
-    }
-    /// Sets `country`.
-    pub fn with_country(mut self, value: impl Into<String>) -> Self {
-        self.country = Some(value.into());
-        self
-    }
-    /// Sets `countryCode`.
-    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
-        self.country_code = Some(value.into());
-        self
-    }
-    /// Sets `dpGroupId`.
-    pub fn with_dp_group_id(mut self, value: impl Into<String>) -> Self {
-        self.dp_group_id = Some(value.into());
-        self
-    }
-    /// Sets `latitude`.
-    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
-        self.latitude = Some(value.into());
-        self
-    }
-    /// Sets `longitude`.
-    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
-        self.longitude = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-    /// Sets `timeZone`.
-    pub fn with_time_zone(mut self, value: impl Into<String>) -> Self {
-        self.time_zone = Some(value.into());
-        self
-    }
-    /// Sets `notes`.
-    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
-        self.notes = Some(value.into());
-        self
-    }
-    /// Sets `mesh`.
-    pub fn with_mesh(mut self, value: impl Into<MeshData>) -> Self {
-        self.mesh = Some(value.into());
-        self
-    }
-    /// Sets `switchProfileName`.
-    pub fn with_switch_profile_name(mut self, value: impl Into<String>) -> Self {
-        self.switch_profile_name = Some(value.into());
-        self
-    }
-    /// Sets `switchProfileId`.
-    pub fn with_switch_profile_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_profile_id = Some(value.into());
-        self
-    }
-    /// Sets `dhcp`.
-    pub fn with_dhcp(mut self, value: impl Into<DhcpData>) -> Self {
-        self.dhcp = Some(value.into());
-        self
-    }
-    /// Sets `wifiFirmwareVersion`.
-    pub fn with_wifi_firmware_version(mut self, value: impl Into<String>) -> Self {
-        self.wifi_firmware_version = Some(value.into());
-        self
-    }
-    /// Sets `rogueDetection`.
-    pub fn with_rogue_detection(mut self, value: impl Into<RogueDetectionData>) -> Self {
-        self.rogue_detection = Some(value.into());
-        self
-    }
-    /// Sets `syslogServer`.
-    pub fn with_syslog_server(mut self, value: impl Into<SyslogServerData>) -> Self {
-        self.syslog_server = Some(value.into());
-        self
-    }
-    /// Sets `isTemplate`.
-    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
-        self.is_template = Some(value.into());
-        self
-    }
-    /// Sets `currentApFirmwares`.
-    pub fn with_current_ap_firmwares(
-        mut self,
-        value: impl Into<Vec<ApModelFirmwareMappingData>>,
-    ) -> Self {
-        self.current_ap_firmwares = Some(value.into());
-        self
-    }
-    /// Sets `isApFirmwareUpToDate`.
-    pub fn with_is_ap_firmware_up_to_date(mut self, value: impl Into<bool>) -> Self {
-        self.is_ap_firmware_up_to_date = Some(value.into());
-        self
-    }
-    /// Sets `lastApFirmwareUpdate`.
-    pub fn with_last_ap_firmware_update(mut self, value: impl Into<String>) -> Self {
-        self.last_ap_firmware_update = Some(value.into());
-        self
-    }
-    /// Sets `nextApFirmwareSchedules`.
-    pub fn with_next_ap_firmware_schedules(
-        mut self,
-        value: impl Into<Vec<ApFirmwareScheduleData>>,
-    ) -> Self {
-        self.next_ap_firmware_schedules = Some(value.into());
-        self
-    }
-    /// Sets `addressLine`.
-    pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
-        self.address_line = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `error`.
-    pub fn with_error(mut self, value: impl Into<EventsError>) -> Self {
-        self.error = Some(value.into());
-        self
-    }
-    /// Sets `errors`.
-    pub fn with_errors(mut self, value: impl Into<Vec<EventsError>>) -> Self {
-        self.errors = Some(value.into());
-        self
-    }
-    /// Sets `message`.
-    pub fn with_message(mut self, value: impl Into<String>) -> Self {
-        self.message = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<String>) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Sets `mspEcAlarmCountList`.
-    pub fn with_msp_ec_alarm_count_list(
-        mut self,
-        value: impl Into<Vec<MspEcAlarmCount>>,
-    ) -> Self {
-        self.msp_ec_alarm_count_list = Some(value.into());
         self
     }
 }
@@ -5376,153 +4354,6 @@ impl ApCreation {
         self
     }
 }
-/// Ap firmware schedule data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct ApFirmwareScheduleData {
-    /// `startDateTime`
-    ///
-    /// Wire name `startDateTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
-    #[serde(rename = "startDateTime", default, skip_serializing_if = "Option::is_none")]
-    pub start_date_time: Option<String>,
-    /// `versionInfo`
-    ///
-    /// Wire name `versionInfo`; `ApFirmwareVersionInfoData`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
-    #[serde(rename = "versionInfo", default, skip_serializing_if = "Option::is_none")]
-    pub version_info: Option<ApFirmwareVersionInfoData>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl ApFirmwareScheduleData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            start_date_time: None,
-            version_info: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `startDateTime`.
-    pub fn with_start_date_time(mut self, value: impl Into<String>) -> Self {
-        self.start_date_time = Some(value.into());
-        self
-    }
-    /// Sets `versionInfo`.
-    pub fn with_version_info(
-        mut self,
-        value: impl Into<ApFirmwareVersionInfoData>,
-    ) -> Self {
-        self.version_info = Some(value.into());
-        self
-    }
-}
-/// Ap firmware version info data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct ApFirmwareVersionInfoData {
-    /// `version`
-    ///
-    /// Wire name `version`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
-    /// `category`
-    ///
-    /// Wire name `category`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl ApFirmwareVersionInfoData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            version: None,
-            type_: None,
-            category: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `version`.
-    pub fn with_version(mut self, value: impl Into<String>) -> Self {
-        self.version = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `category`.
-    pub fn with_category(mut self, value: impl Into<String>) -> Self {
-        self.category = Some(value.into());
-        self
-    }
-}
-/// Ap model firmware mapping data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct ApModelFirmwareMappingData {
-    /// `apModel`
-    ///
-    /// Wire name `apModel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
-    #[serde(rename = "apModel", default, skip_serializing_if = "Option::is_none")]
-    pub ap_model: Option<String>,
-    /// `firmware`
-    ///
-    /// Wire name `firmware`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub firmware: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl ApModelFirmwareMappingData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            ap_model: None,
-            firmware: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apModel`.
-    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
-        self.ap_model = Some(value.into());
-        self
-    }
-    /// Sets `firmware`.
-    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
-        self.firmware = Some(value.into());
-        self
-    }
-}
 /// Capabilities lan port, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
@@ -5810,158 +4641,6 @@ impl DeviceGps {
         self
     }
 }
-/// Dhcp data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct DhcpData {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
-    /// `mode`
-    ///
-    /// Wire name `mode`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl DhcpData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enabled: None,
-            mode: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `mode`.
-    pub fn with_mode(mut self, value: impl Into<String>) -> Self {
-        self.mode = Some(value.into());
-        self
-    }
-}
-/// Dsae onboard network, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct DsaeOnboardNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `nwSubType`
-    ///
-    /// Wire name `nwSubType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(rename = "nwSubType", default, skip_serializing_if = "Option::is_none")]
-    pub nw_sub_type: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vlan: Option<i64>,
-    /// `vlanPool`
-    ///
-    /// Wire name `vlanPool`; `VlanPoolData`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(rename = "vlanPool", default, skip_serializing_if = "Option::is_none")]
-    pub vlan_pool: Option<VlanPoolData>,
-    /// `securityProtocol`
-    ///
-    /// Wire name `securityProtocol`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-    #[serde(
-        rename = "securityProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub security_protocol: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl DsaeOnboardNetwork {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            nw_sub_type: None,
-            vlan: None,
-            vlan_pool: None,
-            security_protocol: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `nwSubType`.
-    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
-        self.nw_sub_type = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-    /// Sets `vlanPool`.
-    pub fn with_vlan_pool(mut self, value: impl Into<VlanPoolData>) -> Self {
-        self.vlan_pool = Some(value.into());
-        self
-    }
-    /// Sets `securityProtocol`.
-    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
-        self.security_protocol = Some(value.into());
-        self
-    }
-}
 /// Empty response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
@@ -6111,74 +4790,6 @@ impl EntityIdOperationResponse {
     /// Sets `response`.
     pub fn with_response(mut self, value: impl Into<EntityId>) -> Self {
         self.response = Some(value.into());
-        self
-    }
-}
-/// Events error, with the fields the official description lists.
-///
-/// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct EventsError {
-    /// `code`
-    ///
-    /// Wire name `code`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// `reason`
-    ///
-    /// Wire name `reason`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// `suggestion`
-    ///
-    /// Wire name `suggestion`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub suggestion: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl EventsError {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            code: None,
-            message: None,
-            reason: None,
-            suggestion: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `code`.
-    pub fn with_code(mut self, value: impl Into<String>) -> Self {
-        self.code = Some(value.into());
-        self
-    }
-    /// Sets `message`.
-    pub fn with_message(mut self, value: impl Into<String>) -> Self {
-        self.message = Some(value.into());
-        self
-    }
-    /// Sets `reason`.
-    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
-        self.reason = Some(value.into());
-        self
-    }
-    /// Sets `suggestion`.
-    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
-        self.suggestion = Some(value.into());
         self
     }
 }
@@ -6451,126 +5062,6 @@ impl FamilyModelSlotView {
     /// Sets `option`.
     pub fn with_option(mut self, value: impl Into<String>) -> Self {
         self.option = Some(value.into());
-        self
-    }
-}
-/// Mesh data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct MeshData {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl MeshData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-}
-/// Msp ec alarm count, with the fields the official description lists.
-///
-/// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct MspEcAlarmCount {
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
-    pub tenant_id: Option<String>,
-    /// `alarmCount`
-    ///
-    /// Wire name `alarmCount`; `integer`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
-    #[serde(rename = "alarmCount", default, skip_serializing_if = "Option::is_none")]
-    pub alarm_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl MspEcAlarmCount {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            tenant_id: None,
-            alarm_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-    /// Sets `alarmCount`.
-    pub fn with_alarm_count(mut self, value: impl Into<i64>) -> Self {
-        self.alarm_count = Some(value.into());
-        self
-    }
-}
-/// Must not match field, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct MustNotMatchField {
-    /// `field`
-    ///
-    /// Wire name `field`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl MustNotMatchField {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            field: None,
-            value: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `field`.
-    pub fn with_field(mut self, value: impl Into<String>) -> Self {
-        self.field = Some(value.into());
-        self
-    }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
         self
     }
 }
@@ -8687,417 +7178,95 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Query request filter by config type: the values the official description lists.
+/// Query response, with the fields the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum QueryRequestFilterByConfigType {
-    /// `PROVISIONING`
-    Provisioning,
-    /// `ACL`
-    Acl,
-    /// `VLAN`
-    Vlan,
-    /// `STATIC_ROUTE`
-    StaticRoute,
-    /// `PORT_CONFIGURATION`
-    PortConfiguration,
-    /// `CLI_PROVISIONING`
-    CliProvisioning,
-    /// `CLI_UPDATE`
-    CliUpdate,
-    /// `VE_PORTS`
-    VePorts,
-    /// `SPECIFIC_SETTING`
-    SpecificSetting,
-    /// `LAG`
-    Lag,
-    /// `LAG_SETTINGS`
-    LagSettings,
-    /// `MODEL`
-    Model,
-    /// `DNS_SERVER`
-    DnsServer,
-    /// `AAA_SETTING`
-    AaaSetting,
-    /// `AAA_SERVER`
-    AaaServer,
-    /// `MSP_CONFIGURATION`
-    MspConfiguration,
-    /// `SYSLOG_SERVER`
-    SyslogServer,
-    /// `DHCP_SERVER`
-    DhcpServer,
-    /// `TRUSTED_PORT`
-    TrustedPort,
-    /// `STACK`
-    Stack,
-    /// `IP_CONFIG`
-    IpConfig,
-    /// `OVERWRITE`
-    Overwrite,
-    /// `DEFAULT_VLAN`
-    DefaultVlan,
-    /// `TRIGGER_SYNC`
-    TriggerSync,
-    /// `COLLECT_CONFIG`
-    CollectConfig,
-    /// `VXLAN`
-    Vxlan,
-    /// `WEB_AUTHENTICATION`
-    WebAuthentication,
-    /// `ADMIN_PASSWORD`
-    AdminPassword,
-    /// `NTP_SERVER`
-    NtpServer,
-    /// `AUTHENTICATION`
-    Authentication,
-    /// `PORT_PROFILE`
-    PortProfile,
-    /// `PORT_DISABLE_RECOVERY`
-    PortDisableRecovery,
-    /// `MAC_ACL`
-    MacAcl,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl QueryRequestFilterByConfigType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Provisioning => "PROVISIONING",
-            Self::Acl => "ACL",
-            Self::Vlan => "VLAN",
-            Self::StaticRoute => "STATIC_ROUTE",
-            Self::PortConfiguration => "PORT_CONFIGURATION",
-            Self::CliProvisioning => "CLI_PROVISIONING",
-            Self::CliUpdate => "CLI_UPDATE",
-            Self::VePorts => "VE_PORTS",
-            Self::SpecificSetting => "SPECIFIC_SETTING",
-            Self::Lag => "LAG",
-            Self::LagSettings => "LAG_SETTINGS",
-            Self::Model => "MODEL",
-            Self::DnsServer => "DNS_SERVER",
-            Self::AaaSetting => "AAA_SETTING",
-            Self::AaaServer => "AAA_SERVER",
-            Self::MspConfiguration => "MSP_CONFIGURATION",
-            Self::SyslogServer => "SYSLOG_SERVER",
-            Self::DhcpServer => "DHCP_SERVER",
-            Self::TrustedPort => "TRUSTED_PORT",
-            Self::Stack => "STACK",
-            Self::IpConfig => "IP_CONFIG",
-            Self::Overwrite => "OVERWRITE",
-            Self::DefaultVlan => "DEFAULT_VLAN",
-            Self::TriggerSync => "TRIGGER_SYNC",
-            Self::CollectConfig => "COLLECT_CONFIG",
-            Self::Vxlan => "VXLAN",
-            Self::WebAuthentication => "WEB_AUTHENTICATION",
-            Self::AdminPassword => "ADMIN_PASSWORD",
-            Self::NtpServer => "NTP_SERVER",
-            Self::Authentication => "AUTHENTICATION",
-            Self::PortProfile => "PORT_PROFILE",
-            Self::PortDisableRecovery => "PORT_DISABLE_RECOVERY",
-            Self::MacAcl => "MAC_ACL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for QueryRequestFilterByConfigType {
-    fn from(s: &str) -> Self {
-        match s {
-            "PROVISIONING" => Self::Provisioning,
-            "ACL" => Self::Acl,
-            "VLAN" => Self::Vlan,
-            "STATIC_ROUTE" => Self::StaticRoute,
-            "PORT_CONFIGURATION" => Self::PortConfiguration,
-            "CLI_PROVISIONING" => Self::CliProvisioning,
-            "CLI_UPDATE" => Self::CliUpdate,
-            "VE_PORTS" => Self::VePorts,
-            "SPECIFIC_SETTING" => Self::SpecificSetting,
-            "LAG" => Self::Lag,
-            "LAG_SETTINGS" => Self::LagSettings,
-            "MODEL" => Self::Model,
-            "DNS_SERVER" => Self::DnsServer,
-            "AAA_SETTING" => Self::AaaSetting,
-            "AAA_SERVER" => Self::AaaServer,
-            "MSP_CONFIGURATION" => Self::MspConfiguration,
-            "SYSLOG_SERVER" => Self::SyslogServer,
-            "DHCP_SERVER" => Self::DhcpServer,
-            "TRUSTED_PORT" => Self::TrustedPort,
-            "STACK" => Self::Stack,
-            "IP_CONFIG" => Self::IpConfig,
-            "OVERWRITE" => Self::Overwrite,
-            "DEFAULT_VLAN" => Self::DefaultVlan,
-            "TRIGGER_SYNC" => Self::TriggerSync,
-            "COLLECT_CONFIG" => Self::CollectConfig,
-            "VXLAN" => Self::Vxlan,
-            "WEB_AUTHENTICATION" => Self::WebAuthentication,
-            "ADMIN_PASSWORD" => Self::AdminPassword,
-            "NTP_SERVER" => Self::NtpServer,
-            "AUTHENTICATION" => Self::Authentication,
-            "PORT_PROFILE" => Self::PortProfile,
-            "PORT_DISABLE_RECOVERY" => Self::PortDisableRecovery,
-            "MAC_ACL" => Self::MacAcl,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for QueryRequestFilterByConfigType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for QueryRequestFilterByConfigType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryRequestFilterByConfigType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Query request page by date, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml (inline body schema)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct QueryRequestPageByDate {
-    /// `value`
+pub struct QueryResponse {
+    /// `id`
     ///
-    /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml (inline body schema)).
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    /// `key`
+    pub id: Option<String>,
+    /// `data`
     ///
-    /// Wire name `key`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml (inline body schema)).
+    /// Wire name `data`; `array<json>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
+    pub data: Option<Vec<serde_json::Value>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl QueryRequestPageByDate {
+impl QueryResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            value: None,
-            key: None,
+            id: None,
+            data: None,
+            fields: None,
+            page: None,
+            total_count: None,
+            total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
-    /// Sets `key`.
-    pub fn with_key(mut self, value: impl Into<String>) -> Self {
-        self.key = Some(value.into());
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.data = Some(value.into());
         self
     }
-}
-/// Query request server type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum QueryRequestServerType {
-    /// `__NULL`
-    Null,
-    /// `RADIUS`
-    Radius,
-    /// `TACACS_PLUS`
-    TacacsPlus,
-    /// `LOCAL`
-    Local,
-    /// `NONE_TYPE`
-    NoneType,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl QueryRequestServerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Radius => "RADIUS",
-            Self::TacacsPlus => "TACACS_PLUS",
-            Self::Local => "LOCAL",
-            Self::NoneType => "NONE_TYPE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for QueryRequestServerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "RADIUS" => Self::Radius,
-            "TACACS_PLUS" => Self::TacacsPlus,
-            "LOCAL" => Self::Local,
-            "NONE_TYPE" => Self::NoneType,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for QueryRequestServerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for QueryRequestServerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryRequestServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Range filter, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct RangeFilter {
-    /// `field`
-    ///
-    /// Wire name `field`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// `gte`
-    ///
-    /// Wire name `gte`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gte: Option<i64>,
-    /// `lte`
-    ///
-    /// Wire name `lte`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lte: Option<i64>,
-    /// `lt`
-    ///
-    /// Wire name `lt`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lt: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl RangeFilter {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            field: None,
-            gte: None,
-            lte: None,
-            lt: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `field`.
-    pub fn with_field(mut self, value: impl Into<String>) -> Self {
-        self.field = Some(value.into());
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
         self
     }
-    /// Sets `gte`.
-    pub fn with_gte(mut self, value: impl Into<i64>) -> Self {
-        self.gte = Some(value.into());
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
         self
     }
-    /// Sets `lte`.
-    pub fn with_lte(mut self, value: impl Into<i64>) -> Self {
-        self.lte = Some(value.into());
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
         self
     }
-    /// Sets `lt`.
-    pub fn with_lt(mut self, value: impl Into<i64>) -> Self {
-        self.lt = Some(value.into());
-        self
-    }
-}
-/// Rogue detection data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct RogueDetectionData {
-    /// `policyId`
-    ///
-    /// Wire name `policyId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
-    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
-    pub policy_id: Option<String>,
-    /// `policyName`
-    ///
-    /// Wire name `policyName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
-    #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
-    pub policy_name: Option<String>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl RogueDetectionData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            policy_id: None,
-            policy_name: None,
-            enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `policyId`.
-    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
-        self.policy_id = Some(value.into());
-        self
-    }
-    /// Sets `policyName`.
-    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
-        self.policy_name = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }
@@ -10636,242 +8805,6 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Switch igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Switch ip address interface type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchIpAddressInterfaceType {
-    /// `NONE`
-    None,
-    /// `PORT`
-    Port,
-    /// `VE`
-    Ve,
-    /// `MANAGEMENT`
-    Management,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchIpAddressInterfaceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Port => "PORT",
-            Self::Ve => "VE",
-            Self::Management => "MANAGEMENT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchIpAddressInterfaceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "PORT" => Self::Port,
-            "VE" => Self::Ve,
-            "MANAGEMENT" => Self::Management,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchIpAddressInterfaceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchIpAddressInterfaceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchIpAddressInterfaceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Switch ip address type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchIpAddressType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchIpAddressType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchIpAddressType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchIpAddressType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchIpAddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchIpAddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Switch specified type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchSpecifiedType {
-    /// `AUTO`
-    Auto,
-    /// `SWITCH`
-    Switch,
-    /// `ROUTER`
-    Router,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchSpecifiedType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Switch => "SWITCH",
-            Self::Router => "ROUTER",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchSpecifiedType {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "SWITCH" => Self::Switch,
-            "ROUTER" => Self::Router,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchSpecifiedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchSpecifiedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchSpecifiedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Switch vlan port model bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
@@ -11296,62 +9229,6 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct SyslogServerData {
-    /// `policyId`
-    ///
-    /// Wire name `policyId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
-    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
-    pub policy_id: Option<String>,
-    /// `policyName`
-    ///
-    /// Wire name `policyName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
-    #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
-    pub policy_name: Option<String>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl SyslogServerData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            policy_id: None,
-            policy_name: None,
-            enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `policyId`.
-    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
-        self.policy_id = Some(value.into());
-        self
-    }
-    /// Sets `policyName`.
-    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
-        self.policy_name = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
     }
 }
 /// Term field, with the fields the official description lists.
@@ -12865,62 +10742,6 @@ impl VenueApGroup {
         self
     }
 }
-/// Venue ap group query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct VenueApGroupQueryData {
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
-    pub venue_id: Option<String>,
-    /// `apGroupIds`
-    ///
-    /// Wire name `apGroupIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
-    #[serde(rename = "apGroupIds", default, skip_serializing_if = "Option::is_none")]
-    pub ap_group_ids: Option<Vec<String>>,
-    /// `isAllApGroups`
-    ///
-    /// Wire name `isAllApGroups`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
-    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
-    pub is_all_ap_groups: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl VenueApGroupQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            venue_id: None,
-            ap_group_ids: None,
-            is_all_ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `apGroupIds`.
-    pub fn with_ap_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ap_group_ids = Some(value.into());
-        self
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
-        self
-    }
-}
 /// Vlan, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
@@ -13865,50 +11686,6 @@ impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-/// Vlan pool data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct VlanPoolData {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// `vlanMembers`
-    ///
-    /// Wire name `vlanMembers`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
-    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
-    pub vlan_members: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl VlanPoolData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            vlan_members: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `vlanMembers`.
-    pub fn with_vlan_members(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.vlan_members = Some(value.into());
-        self
     }
 }
 /// Vlan root bridge family id: the values the official description lists.
@@ -15293,116 +13070,6 @@ pub struct Switch {
     /// Wire name `id`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `enableStack`
-    ///
-    /// Wire name `enableStack`; `boolean`; optional.
-    #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
-    pub enable_stack: Option<bool>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `SwitchIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
-    pub igmp_snooping: Option<SwitchIgmpSnooping>,
-    /// `jumboMode`
-    ///
-    /// Wire name `jumboMode`; `boolean`; optional.
-    #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
-    pub jumbo_mode: Option<bool>,
-    /// `spanningTreePriority`
-    ///
-    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "spanningTreePriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub spanning_tree_priority: Option<i64>,
-    /// `ipAddressInterfaceType`
-    ///
-    /// Wire name `ipAddressInterfaceType`; `SwitchIpAddressInterfaceType`; optional.
-    #[serde(
-        rename = "ipAddressInterfaceType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub ip_address_interface_type: Option<SwitchIpAddressInterfaceType>,
-    /// `ipAddressInterface`
-    ///
-    /// Wire name `ipAddressInterface`; `string`; optional.
-    #[serde(
-        rename = "ipAddressInterface",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub ip_address_interface: Option<String>,
-    /// `ipAddressType`
-    ///
-    /// Wire name `ipAddressType`; `SwitchIpAddressType`; optional.
-    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
-    pub ip_address_type: Option<SwitchIpAddressType>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
-    pub ip_address: Option<String>,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; optional.
-    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
-    pub subnet_mask: Option<String>,
-    /// `defaultGateway`
-    ///
-    /// Wire name `defaultGateway`; `string`; optional.
-    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
-    pub default_gateway: Option<String>,
-    /// `dhcpClientEnabled`
-    ///
-    /// Wire name `dhcpClientEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpClientEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dhcp_client_enabled: Option<bool>,
-    /// `dhcpServerEnabled`
-    ///
-    /// Wire name `dhcpServerEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpServerEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dhcp_server_enabled: Option<bool>,
-    /// `initialVlanId`
-    ///
-    /// Wire name `initialVlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
-    pub initial_vlan_id: Option<i64>,
-    /// `specifiedType`
-    ///
-    /// Wire name `specifiedType`; `SwitchSpecifiedType`; optional.
-    #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
-    pub specified_type: Option<SwitchSpecifiedType>,
-    /// `rearModule`
-    ///
-    /// Wire name `rearModule`; `string`; optional.
-    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
-    pub rear_module: Option<String>,
-    /// `vlanCustomize`
-    ///
-    /// Wire name `vlanCustomize`; `boolean`; optional.
-    #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
-    pub vlan_customize: Option<bool>,
     /// `firmware`
     ///
     /// Wire name `firmware`; `string`; optional.
@@ -15422,6 +13089,11 @@ pub struct Switch {
     /// Wire name `model`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `defaultGateway`
+    ///
+    /// Wire name `defaultGateway`; `string`; optional.
+    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
+    pub default_gateway: Option<String>,
     /// `numOfPorts`
     ///
     /// Wire name `numOfPorts`; `integer`; optional; format: int32.
@@ -15556,6 +13228,11 @@ pub struct Switch {
         skip_serializing_if = "Option::is_none"
     )]
     pub power_supply_groups: Option<String>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
@@ -15601,6 +13278,11 @@ pub struct Switch {
     /// Wire name `deviceType`; `string`; optional.
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
@@ -15641,6 +13323,11 @@ pub struct Switch {
     /// Wire name `yPercent`; `number`; optional; format: float.
     #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
+    /// `subnetMask`
+    ///
+    /// Wire name `subnetMask`; `string`; optional.
+    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
+    pub subnet_mask: Option<String>,
     /// `staticOrDynamic`
     ///
     /// Wire name `staticOrDynamic`; `string`; optional.
@@ -15753,6 +13440,11 @@ pub struct Switch {
         skip_serializing_if = "Option::is_none"
     )]
     pub suspending_deploy_time: Option<String>,
+    /// `rearModule`
+    ///
+    /// Wire name `rearModule`; `string`; optional.
+    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
+    pub rear_module: Option<String>,
     /// `syncedAdminPassword`
     ///
     /// Wire name `syncedAdminPassword`; `boolean`; optional.
@@ -15806,27 +13498,10 @@ impl Switch {
             port_id: None,
             identity_id: None,
             id: None,
-            name: None,
-            description: None,
-            enable_stack: None,
-            igmp_snooping: None,
-            jumbo_mode: None,
-            spanning_tree_priority: None,
-            ip_address_interface_type: None,
-            ip_address_interface: None,
-            ip_address_type: None,
-            ip_address: None,
-            subnet_mask: None,
-            default_gateway: None,
-            dhcp_client_enabled: None,
-            dhcp_server_enabled: None,
-            initial_vlan_id: None,
-            specified_type: None,
-            rear_module: None,
-            vlan_customize: None,
             firmware: None,
             firmware_version: None,
             model: None,
+            default_gateway: None,
             num_of_ports: None,
             cpu: None,
             memory: None,
@@ -15849,6 +13524,7 @@ impl Switch {
             domain_name: None,
             switch_group_level_one_name: None,
             power_supply_groups: None,
+            ip_address: None,
             type_: None,
             tenant_id: None,
             device_status: None,
@@ -15858,6 +13534,7 @@ impl Switch {
             fan_groups: None,
             is_stack: None,
             device_type: None,
+            name: None,
             venue_id: None,
             venue_name: None,
             tags: None,
@@ -15866,6 +13543,7 @@ impl Switch {
             floorplan_id: None,
             x_percent: None,
             y_percent: None,
+            subnet_mask: None,
             static_or_dynamic: None,
             dns: None,
             config_ready: None,
@@ -15882,6 +13560,7 @@ impl Switch {
             cli_applied: None,
             form_stacking: None,
             suspending_deploy_time: None,
+            rear_module: None,
             synced_admin_password: None,
             vlan_mapping: None,
             admin_password: None,
@@ -15929,102 +13608,6 @@ impl Switch {
         self.id = Some(value.into());
         self
     }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `enableStack`.
-    pub fn with_enable_stack(mut self, value: impl Into<bool>) -> Self {
-        self.enable_stack = Some(value.into());
-        self
-    }
-    /// Sets `igmpSnooping`.
-    pub fn with_igmp_snooping(mut self, value: impl Into<SwitchIgmpSnooping>) -> Self {
-        self.igmp_snooping = Some(value.into());
-        self
-    }
-    /// Sets `jumboMode`.
-    pub fn with_jumbo_mode(mut self, value: impl Into<bool>) -> Self {
-        self.jumbo_mode = Some(value.into());
-        self
-    }
-    /// Sets `spanningTreePriority`.
-    pub fn with_spanning_tree_priority(mut self, value: impl Into<i64>) -> Self {
-        self.spanning_tree_priority = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressInterfaceType`.
-    pub fn with_ip_address_interface_type(
-        mut self,
-        value: impl Into<SwitchIpAddressInterfaceType>,
-    ) -> Self {
-        self.ip_address_interface_type = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressInterface`.
-    pub fn with_ip_address_interface(mut self, value: impl Into<String>) -> Self {
-        self.ip_address_interface = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressType`.
-    pub fn with_ip_address_type(
-        mut self,
-        value: impl Into<SwitchIpAddressType>,
-    ) -> Self {
-        self.ip_address_type = Some(value.into());
-        self
-    }
-    /// Sets `ipAddress`.
-    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.ip_address = Some(value.into());
-        self
-    }
-    /// Sets `subnetMask`.
-    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
-        self.subnet_mask = Some(value.into());
-        self
-    }
-    /// Sets `defaultGateway`.
-    pub fn with_default_gateway(mut self, value: impl Into<String>) -> Self {
-        self.default_gateway = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientEnabled`.
-    pub fn with_dhcp_client_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_client_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpServerEnabled`.
-    pub fn with_dhcp_server_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_server_enabled = Some(value.into());
-        self
-    }
-    /// Sets `initialVlanId`.
-    pub fn with_initial_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.initial_vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `specifiedType`.
-    pub fn with_specified_type(mut self, value: impl Into<SwitchSpecifiedType>) -> Self {
-        self.specified_type = Some(value.into());
-        self
-    }
-    /// Sets `rearModule`.
-    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
-        self.rear_module = Some(value.into());
-        self
-    }
-    /// Sets `vlanCustomize`.
-    pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
-        self.vlan_customize = Some(value.into());
-        self
-    }
     /// Sets `firmware`.
     pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
         self.firmware = Some(value.into());
@@ -16038,6 +13621,11 @@ impl Switch {
     /// Sets `model`.
     pub fn with_model(mut self, value: impl Into<String>) -> Self {
         self.model = Some(value.into());
+        self
+    }
+    /// Sets `defaultGateway`.
+    pub fn with_default_gateway(mut self, value: impl Into<String>) -> Self {
+        self.default_gateway = Some(value.into());
         self
     }
     /// Sets `numOfPorts`.
@@ -16150,6 +13738,11 @@ impl Switch {
         self.power_supply_groups = Some(value.into());
         self
     }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
     /// Sets `type`.
     pub fn with_type(mut self, value: impl Into<String>) -> Self {
         self.type_ = Some(value.into());
@@ -16195,6 +13788,11 @@ impl Switch {
         self.device_type = Some(value.into());
         self
     }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
     /// Sets `venueId`.
     pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
         self.venue_id = Some(value.into());
@@ -16233,6 +13831,11 @@ impl Switch {
     /// Sets `yPercent`.
     pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
         self.y_percent = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask`.
+    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
         self
     }
     /// Sets `staticOrDynamic`.
@@ -16313,6 +13916,11 @@ impl Switch {
     /// Sets `suspendingDeployTime`.
     pub fn with_suspending_deploy_time(mut self, value: impl Into<String>) -> Self {
         self.suspending_deploy_time = Some(value.into());
+        self
+    }
+    /// Sets `rearModule`.
+    pub fn with_rear_module(mut self, value: impl Into<String>) -> Self {
+        self.rear_module = Some(value.into());
         self
     }
     /// Sets `syncedAdminPassword`.

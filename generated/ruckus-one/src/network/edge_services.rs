@@ -1025,6 +1025,69 @@ impl EdgeSdLanNetworkActivation {
         self
     }
 }
+/// Alarm summary, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AlarmSummary {
+    /// `edgeId`
+    ///
+    /// Wire name `edgeId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
+    #[serde(rename = "edgeId", default, skip_serializing_if = "Option::is_none")]
+    pub edge_id: Option<String>,
+    /// `severitySummary`
+    ///
+    /// Wire name `severitySummary`; `map<integer>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
+    #[serde(
+        rename = "severitySummary",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub severity_summary: Option<std::collections::BTreeMap<String, i64>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AlarmSummary {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            edge_id: None,
+            severity_summary: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `edgeId`.
+    pub fn with_edge_id(mut self, value: impl Into<String>) -> Self {
+        self.edge_id = Some(value.into());
+        self
+    }
+    /// Sets `severitySummary`.
+    pub fn with_severity_summary(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, i64>>,
+    ) -> Self {
+        self.severity_summary = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+}
 /// Cluster network lag settings, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
@@ -1305,6 +1368,599 @@ impl ClusterNetworkSettingsResponse {
         self
     }
 }
+/// Edge sd lan status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeSdLanStatus {
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `edgeId`
+    ///
+    /// Wire name `edgeId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "edgeId", default, skip_serializing_if = "Option::is_none")]
+    pub edge_id: Option<String>,
+    /// `edgeName`
+    ///
+    /// Wire name `edgeName`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "edgeName", default, skip_serializing_if = "Option::is_none")]
+    pub edge_name: Option<String>,
+    /// `edgeClusterId`
+    ///
+    /// Wire name `edgeClusterId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "edgeClusterId", default, skip_serializing_if = "Option::is_none")]
+    pub edge_cluster_id: Option<String>,
+    /// `edgeClusterName`
+    ///
+    /// Wire name `edgeClusterName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "edgeClusterName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub edge_cluster_name: Option<String>,
+    /// `guestEdgeId`
+    ///
+    /// Wire name `guestEdgeId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "guestEdgeId", default, skip_serializing_if = "Option::is_none")]
+    pub guest_edge_id: Option<String>,
+    /// `guestEdgeName`
+    ///
+    /// Wire name `guestEdgeName`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "guestEdgeName", default, skip_serializing_if = "Option::is_none")]
+    pub guest_edge_name: Option<String>,
+    /// `guestEdgeClusterId`
+    ///
+    /// Wire name `guestEdgeClusterId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestEdgeClusterId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_edge_cluster_id: Option<String>,
+    /// `guestEdgeClusterName`
+    ///
+    /// Wire name `guestEdgeClusterName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestEdgeClusterName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_edge_cluster_name: Option<String>,
+    /// `tunnelProfileId`
+    ///
+    /// Wire name `tunnelProfileId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "tunnelProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tunnel_profile_id: Option<String>,
+    /// `guestTunnelProfileId`
+    ///
+    /// Wire name `guestTunnelProfileId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestTunnelProfileId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_tunnel_profile_id: Option<String>,
+    /// `tunnelProfileName`
+    ///
+    /// Wire name `tunnelProfileName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "tunnelProfileName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tunnel_profile_name: Option<String>,
+    /// `guestTunnelProfileName`
+    ///
+    /// Wire name `guestTunnelProfileName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestTunnelProfileName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_tunnel_profile_name: Option<String>,
+    /// `networkIds`
+    ///
+    /// Wire name `networkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
+    pub network_ids: Option<Vec<String>>,
+    /// `guestNetworkIds`
+    ///
+    /// Wire name `guestNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestNetworkIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_network_ids: Option<Vec<String>>,
+    /// `networkInfos`
+    ///
+    /// Wire name `networkInfos`; `array<NetworkInfo>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "networkInfos", default, skip_serializing_if = "Option::is_none")]
+    pub network_infos: Option<Vec<NetworkInfo>>,
+    /// `guestNetworkInfos`
+    ///
+    /// Wire name `guestNetworkInfos`; `array<NetworkInfo>`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestNetworkInfos",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_network_infos: Option<Vec<NetworkInfo>>,
+    /// `tunneledWlans`
+    ///
+    /// Wire name `tunneledWlans`; `array<TunneledWlanInfo>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "tunneledWlans", default, skip_serializing_if = "Option::is_none")]
+    pub tunneled_wlans: Option<Vec<TunneledWlanInfo>>,
+    /// `tunneledGuestWlans`
+    ///
+    /// Wire name `tunneledGuestWlans`; `array<TunneledWlanInfo>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "tunneledGuestWlans",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tunneled_guest_wlans: Option<Vec<TunneledWlanInfo>>,
+    /// `isGuestTunnelEnabled`
+    ///
+    /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "isGuestTunnelEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_guest_tunnel_enabled: Option<bool>,
+    /// `corePortMac`
+    ///
+    /// Wire name `corePortMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "corePortMac", default, skip_serializing_if = "Option::is_none")]
+    pub core_port_mac: Option<String>,
+    /// `edgeAlarmSummary`
+    ///
+    /// Wire name `edgeAlarmSummary`; `AlarmSummary`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "edgeAlarmSummary",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub edge_alarm_summary: Option<AlarmSummary>,
+    /// `serviceVersion`
+    ///
+    /// Wire name `serviceVersion`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "serviceVersion", default, skip_serializing_if = "Option::is_none")]
+    pub service_version: Option<String>,
+    /// `vlanNum`
+    ///
+    /// Wire name `vlanNum`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "vlanNum", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_num: Option<i64>,
+    /// `vxlanTunnelNum`
+    ///
+    /// Wire name `vxlanTunnelNum`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "vxlanTunnelNum", default, skip_serializing_if = "Option::is_none")]
+    pub vxlan_tunnel_num: Option<i64>,
+    /// `guestVlanNum`
+    ///
+    /// Wire name `guestVlanNum`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "guestVlanNum", default, skip_serializing_if = "Option::is_none")]
+    pub guest_vlan_num: Option<i64>,
+    /// `guestVxlanTunnelNum`
+    ///
+    /// Wire name `guestVxlanTunnelNum`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestVxlanTunnelNum",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_vxlan_tunnel_num: Option<i64>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlans: Option<Vec<String>>,
+    /// `guestVlans`
+    ///
+    /// Wire name `guestVlans`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(rename = "guestVlans", default, skip_serializing_if = "Option::is_none")]
+    pub guest_vlans: Option<Vec<String>>,
+    /// `timestamp`
+    ///
+    /// Wire name `timestamp`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<i64>,
+    /// `edgeClusterTunnelInfo`
+    ///
+    /// Wire name `edgeClusterTunnelInfo`; `array<EdgeTunnelInfo>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "edgeClusterTunnelInfo",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub edge_cluster_tunnel_info: Option<Vec<EdgeTunnelInfo>>,
+    /// `guestEdgeClusterTunnelInfo`
+    ///
+    /// Wire name `guestEdgeClusterTunnelInfo`; `array<GuestEdgeTunnelInfo>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
+    #[serde(
+        rename = "guestEdgeClusterTunnelInfo",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub guest_edge_cluster_tunnel_info: Option<Vec<GuestEdgeTunnelInfo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EdgeSdLanStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tenant_id: None,
+            id: None,
+            name: None,
+            venue_id: None,
+            venue_name: None,
+            edge_id: None,
+            edge_name: None,
+            edge_cluster_id: None,
+            edge_cluster_name: None,
+            guest_edge_id: None,
+            guest_edge_name: None,
+            guest_edge_cluster_id: None,
+            guest_edge_cluster_name: None,
+            tunnel_profile_id: None,
+            guest_tunnel_profile_id: None,
+            tunnel_profile_name: None,
+            guest_tunnel_profile_name: None,
+            network_ids: None,
+            guest_network_ids: None,
+            network_infos: None,
+            guest_network_infos: None,
+            tunneled_wlans: None,
+            tunneled_guest_wlans: None,
+            is_guest_tunnel_enabled: None,
+            core_port_mac: None,
+            edge_alarm_summary: None,
+            service_version: None,
+            vlan_num: None,
+            vxlan_tunnel_num: None,
+            guest_vlan_num: None,
+            guest_vxlan_tunnel_num: None,
+            vlans: None,
+            guest_vlans: None,
+            timestamp: None,
+            edge_cluster_tunnel_info: None,
+            guest_edge_cluster_tunnel_info: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `edgeId`.
+    pub fn with_edge_id(mut self, value: impl Into<String>) -> Self {
+        self.edge_id = Some(value.into());
+        self
+    }
+    /// Sets `edgeName`.
+    pub fn with_edge_name(mut self, value: impl Into<String>) -> Self {
+        self.edge_name = Some(value.into());
+        self
+    }
+    /// Sets `edgeClusterId`.
+    pub fn with_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
+        self.edge_cluster_id = Some(value.into());
+        self
+    }
+    /// Sets `edgeClusterName`.
+    pub fn with_edge_cluster_name(mut self, value: impl Into<String>) -> Self {
+        self.edge_cluster_name = Some(value.into());
+        self
+    }
+    /// Sets `guestEdgeId`.
+    pub fn with_guest_edge_id(mut self, value: impl Into<String>) -> Self {
+        self.guest_edge_id = Some(value.into());
+        self
+    }
+    /// Sets `guestEdgeName`.
+    pub fn with_guest_edge_name(mut self, value: impl Into<String>) -> Self {
+        self.guest_edge_name = Some(value.into());
+        self
+    }
+    /// Sets `guestEdgeClusterId`.
+    pub fn with_guest_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
+        self.guest_edge_cluster_id = Some(value.into());
+        self
+    }
+    /// Sets `guestEdgeClusterName`.
+    pub fn with_guest_edge_cluster_name(mut self, value: impl Into<String>) -> Self {
+        self.guest_edge_cluster_name = Some(value.into());
+        self
+    }
+    /// Sets `tunnelProfileId`.
+    pub fn with_tunnel_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.tunnel_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `guestTunnelProfileId`.
+    pub fn with_guest_tunnel_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.guest_tunnel_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `tunnelProfileName`.
+    pub fn with_tunnel_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.tunnel_profile_name = Some(value.into());
+        self
+    }
+    /// Sets `guestTunnelProfileName`.
+    pub fn with_guest_tunnel_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.guest_tunnel_profile_name = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `guestNetworkIds`.
+    pub fn with_guest_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.guest_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `networkInfos`.
+    pub fn with_network_infos(mut self, value: impl Into<Vec<NetworkInfo>>) -> Self {
+        self.network_infos = Some(value.into());
+        self
+    }
+    /// Sets `guestNetworkInfos`.
+    pub fn with_guest_network_infos(
+        mut self,
+        value: impl Into<Vec<NetworkInfo>>,
+    ) -> Self {
+        self.guest_network_infos = Some(value.into());
+        self
+    }
+    /// Sets `tunneledWlans`.
+    pub fn with_tunneled_wlans(
+        mut self,
+        value: impl Into<Vec<TunneledWlanInfo>>,
+    ) -> Self {
+        self.tunneled_wlans = Some(value.into());
+        self
+    }
+    /// Sets `tunneledGuestWlans`.
+    pub fn with_tunneled_guest_wlans(
+        mut self,
+        value: impl Into<Vec<TunneledWlanInfo>>,
+    ) -> Self {
+        self.tunneled_guest_wlans = Some(value.into());
+        self
+    }
+    /// Sets `isGuestTunnelEnabled`.
+    pub fn with_is_guest_tunnel_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.is_guest_tunnel_enabled = Some(value.into());
+        self
+    }
+    /// Sets `corePortMac`.
+    pub fn with_core_port_mac(mut self, value: impl Into<String>) -> Self {
+        self.core_port_mac = Some(value.into());
+        self
+    }
+    /// Sets `edgeAlarmSummary`.
+    pub fn with_edge_alarm_summary(mut self, value: impl Into<AlarmSummary>) -> Self {
+        self.edge_alarm_summary = Some(value.into());
+        self
+    }
+    /// Sets `serviceVersion`.
+    pub fn with_service_version(mut self, value: impl Into<String>) -> Self {
+        self.service_version = Some(value.into());
+        self
+    }
+    /// Sets `vlanNum`.
+    pub fn with_vlan_num(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_num = Some(value.into());
+        self
+    }
+    /// Sets `vxlanTunnelNum`.
+    pub fn with_vxlan_tunnel_num(mut self, value: impl Into<i64>) -> Self {
+        self.vxlan_tunnel_num = Some(value.into());
+        self
+    }
+    /// Sets `guestVlanNum`.
+    pub fn with_guest_vlan_num(mut self, value: impl Into<i64>) -> Self {
+        self.guest_vlan_num = Some(value.into());
+        self
+    }
+    /// Sets `guestVxlanTunnelNum`.
+    pub fn with_guest_vxlan_tunnel_num(mut self, value: impl Into<i64>) -> Self {
+        self.guest_vxlan_tunnel_num = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
+    /// Sets `guestVlans`.
+    pub fn with_guest_vlans(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.guest_vlans = Some(value.into());
+        self
+    }
+    /// Sets `timestamp`.
+    pub fn with_timestamp(mut self, value: impl Into<i64>) -> Self {
+        self.timestamp = Some(value.into());
+        self
+    }
+    /// Sets `edgeClusterTunnelInfo`.
+    pub fn with_edge_cluster_tunnel_info(
+        mut self,
+        value: impl Into<Vec<EdgeTunnelInfo>>,
+    ) -> Self {
+        self.edge_cluster_tunnel_info = Some(value.into());
+        self
+    }
+    /// Sets `guestEdgeClusterTunnelInfo`.
+    pub fn with_guest_edge_cluster_tunnel_info(
+        mut self,
+        value: impl Into<Vec<GuestEdgeTunnelInfo>>,
+    ) -> Self {
+        self.guest_edge_cluster_tunnel_info = Some(value.into());
+        self
+    }
+}
+/// Edge tunnel info, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeTunnelInfo {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `activeApCount`
+    ///
+    /// Wire name `activeApCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
+    #[serde(rename = "activeApCount", default, skip_serializing_if = "Option::is_none")]
+    pub active_ap_count: Option<i64>,
+    /// `allocatedApCount`
+    ///
+    /// Wire name `allocatedApCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
+    #[serde(
+        rename = "allocatedApCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_ap_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EdgeTunnelInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            serial_number: None,
+            active_ap_count: None,
+            allocated_ap_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `activeApCount`.
+    pub fn with_active_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.active_ap_count = Some(value.into());
+        self
+    }
+    /// Sets `allocatedApCount`.
+    pub fn with_allocated_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.allocated_ap_count = Some(value.into());
+        self
+    }
+}
 /// Fallback settings, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
@@ -1340,6 +1996,70 @@ impl FallbackSettings {
     /// Sets `schedule`.
     pub fn with_schedule(mut self, value: impl Into<Schedule>) -> Self {
         self.schedule = Some(value.into());
+        self
+    }
+}
+/// Guest edge tunnel info, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestEdgeTunnelInfo {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `activeNodeCount`
+    ///
+    /// Wire name `activeNodeCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
+    #[serde(
+        rename = "activeNodeCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub active_node_count: Option<i64>,
+    /// `allocatedNodeCount`
+    ///
+    /// Wire name `allocatedNodeCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
+    #[serde(
+        rename = "allocatedNodeCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_node_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestEdgeTunnelInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            serial_number: None,
+            active_node_count: None,
+            allocated_node_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `activeNodeCount`.
+    pub fn with_active_node_count(mut self, value: impl Into<i64>) -> Self {
+        self.active_node_count = Some(value.into());
+        self
+    }
+    /// Sets `allocatedNodeCount`.
+    pub fn with_allocated_node_count(mut self, value: impl Into<i64>) -> Self {
+        self.allocated_node_count = Some(value.into());
         self
     }
 }
@@ -2503,6 +3223,50 @@ impl NatPool {
         self
     }
 }
+/// Network info, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NetworkInfo {
+    /// `networkId`
+    ///
+    /// Wire name `networkId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInfo).
+    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
+    pub network_id: Option<String>,
+    /// `networkName`
+    ///
+    /// Wire name `networkName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInfo).
+    #[serde(rename = "networkName", default, skip_serializing_if = "Option::is_none")]
+    pub network_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NetworkInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            network_id: None,
+            network_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `networkName`.
+    pub fn with_network_name(mut self, value: impl Into<String>) -> Self {
+        self.network_name = Some(value.into());
+        self
+    }
+}
 /// Node lag sub interface, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
@@ -3182,6 +3946,117 @@ impl PortSubInterfaceResponse {
             sub_interfaces,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+}
+/// Query response edge sd lan status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseEdgeSdLanStatus {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<EdgeSdLanStatus>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<EdgeSdLanStatus>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseEdgeSdLanStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<EdgeSdLanStatus>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
     }
 }
 /// Schedule, with the fields the official description lists.
@@ -3877,6 +4752,86 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponsePortType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Tunneled wlan info, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TunneledWlanInfo {
+    /// `networkId`
+    ///
+    /// Wire name `networkId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
+    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
+    pub network_id: Option<String>,
+    /// `networkName`
+    ///
+    /// Wire name `networkName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
+    #[serde(rename = "networkName", default, skip_serializing_if = "Option::is_none")]
+    pub network_name: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `wlanId`
+    ///
+    /// Wire name `wlanId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
+    #[serde(rename = "wlanId", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TunneledWlanInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            network_id: None,
+            network_name: None,
+            venue_id: None,
+            venue_name: None,
+            wlan_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `networkName`.
+    pub fn with_network_name(mut self, value: impl Into<String>) -> Self {
+        self.network_name = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `wlanId`.
+    pub fn with_wlan_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_id = Some(value.into());
+        self
     }
 }
 /// Update link aggregation group, with the fields the official description lists.
@@ -4837,7 +5792,7 @@ impl<'a> EdgeServicesClient<'a> {
     /// `POST /edgeSdLanServices/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseEdgeSdLanStatus`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEdgeSdLanServices::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -6839,13 +7794,13 @@ impl<'a> QueryEdgeSdLanServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseEdgeSdLanStatus> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, EdgeSdLanStatus> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6861,14 +7816,14 @@ impl<'a> QueryEdgeSdLanServices<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseEdgeSdLanStatus, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseEdgeSdLanStatus>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

@@ -49,6 +49,281 @@ impl EventMetasQuery {
         self
     }
 }
+/// Alarm data, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AlarmData {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `error`
+    ///
+    /// Wire name `error`; `EventsError`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<EventsError>,
+    /// `errors`
+    ///
+    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<EventsError>>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<map<json>>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<
+        Vec<std::collections::BTreeMap<String, serde_json::Value>>,
+    >,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `mspEcAlarmCountList`
+    ///
+    /// Wire name `mspEcAlarmCountList`; `array<MspEcAlarmCount>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
+    #[serde(
+        rename = "mspEcAlarmCountList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_ec_alarm_count_list: Option<Vec<MspEcAlarmCount>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AlarmData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            error: None,
+            errors: None,
+            data: None,
+            fields: None,
+            total_count: None,
+            subsequent_queries: None,
+            status: None,
+            msp_ec_alarm_count_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<EventsError>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `errors`.
+    pub fn with_errors(mut self, value: impl Into<Vec<EventsError>>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `mspEcAlarmCountList`.
+    pub fn with_msp_ec_alarm_count_list(
+        mut self,
+        value: impl Into<Vec<MspEcAlarmCount>>,
+    ) -> Self {
+        self.msp_ec_alarm_count_list = Some(value.into());
+        self
+    }
+}
+/// Event data, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EventData {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `error`
+    ///
+    /// Wire name `error`; `EventsError`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<EventsError>,
+    /// `errors`
+    ///
+    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<EventsError>>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<map<json>>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<
+        Vec<std::collections::BTreeMap<String, serde_json::Value>>,
+    >,
+    /// `message`
+    ///
+    /// Wire name `message`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EventData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            error: None,
+            errors: None,
+            data: None,
+            fields: None,
+            total_count: None,
+            subsequent_queries: None,
+            message: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<EventsError>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `errors`.
+    pub fn with_errors(mut self, value: impl Into<Vec<EventsError>>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
 /// Events dynamic query payload, with the fields the official description lists.
 ///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
@@ -258,6 +533,74 @@ impl EventsDynamicQueryPayload {
         self
     }
 }
+/// Events error, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EventsError {
+    /// `code`
+    ///
+    /// Wire name `code`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// `message`
+    ///
+    /// Wire name `message`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `reason`
+    ///
+    /// Wire name `reason`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `suggestion`
+    ///
+    /// Wire name `suggestion`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EventsError {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            code: None,
+            message: None,
+            reason: None,
+            suggestion: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `code`.
+    pub fn with_code(mut self, value: impl Into<String>) -> Self {
+        self.code = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `suggestion`.
+    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
+        self.suggestion = Some(value.into());
+        self
+    }
+}
 /// Last login, with the fields the official description lists.
 ///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
@@ -321,13 +664,13 @@ pub struct LastLoginResponse {
     /// Wire name `error`; `EventsError`; optional.
     /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<super::common::EventsError>,
+    pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
     /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub errors: Option<Vec<super::common::EventsError>>,
+    pub errors: Option<Vec<EventsError>>,
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional; format: int32.
@@ -362,15 +705,12 @@ impl LastLoginResponse {
         self
     }
     /// Sets `error`.
-    pub fn with_error(mut self, value: impl Into<super::common::EventsError>) -> Self {
+    pub fn with_error(mut self, value: impl Into<EventsError>) -> Self {
         self.error = Some(value.into());
         self
     }
     /// Sets `errors`.
-    pub fn with_errors(
-        mut self,
-        value: impl Into<Vec<super::common::EventsError>>,
-    ) -> Self {
+    pub fn with_errors(mut self, value: impl Into<Vec<EventsError>>) -> Self {
         self.errors = Some(value.into());
         self
     }
@@ -382,6 +722,50 @@ impl LastLoginResponse {
     /// Sets `lastLoginList`.
     pub fn with_last_login_list(mut self, value: impl Into<Vec<LastLogin>>) -> Self {
         self.last_login_list = Some(value.into());
+        self
+    }
+}
+/// Msp ec alarm count, with the fields the official description lists.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEcAlarmCount {
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `alarmCount`
+    ///
+    /// Wire name `alarmCount`; `integer`; optional.
+    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
+    #[serde(rename = "alarmCount", default, skip_serializing_if = "Option::is_none")]
+    pub alarm_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEcAlarmCount {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tenant_id: None,
+            alarm_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `alarmCount`.
+    pub fn with_alarm_count(mut self, value: impl Into<i64>) -> Self {
+        self.alarm_count = Some(value.into());
         self
     }
 }
@@ -413,7 +797,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `POST /historicalClients/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHistoricalClients::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_historical_clients(
@@ -435,7 +819,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `POST /events/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEvents::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
@@ -450,7 +834,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `POST /events/metas/query` on the `network` API.
     ///
     /// - Request body (json, required): `EventMetasQuery`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventMetas::version`)
     ///
     /// Notes:
@@ -471,7 +855,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `POST /events/details/query` on the `network` API.
     ///
     /// - Request body (json, required): `EventMetasQuery`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
     pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -534,7 +918,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `POST /alarms/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `AlarmData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarms::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -552,7 +936,7 @@ impl<'a> EventsAlarmsClient<'a> {
     /// `POST /alarms/metas/query` on the `network` API.
     ///
     /// - Request body (json, required): `EventMetasQuery`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `AlarmData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarmMetas::version`)
     ///
     /// Notes:
@@ -640,13 +1024,18 @@ impl<'a> QueryHistoricalClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EventData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        std::collections::BTreeMap<String, serde_json::Value>,
+    > {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -660,18 +1049,13 @@ impl<'a> QueryHistoricalClients<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -730,13 +1114,18 @@ impl<'a> QueryEvents<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EventData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        std::collections::BTreeMap<String, serde_json::Value>,
+    > {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -750,18 +1139,13 @@ impl<'a> QueryEvents<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -823,18 +1207,13 @@ impl<'a> QueryEventMetas<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -896,18 +1275,13 @@ impl<'a> QueryEventDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -1105,13 +1479,18 @@ impl<'a> QueryAlarms<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, AlarmData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        std::collections::BTreeMap<String, serde_json::Value>,
+    > {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -1125,18 +1504,13 @@ impl<'a> QueryAlarms<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<AlarmData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<AlarmData>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -1198,18 +1572,13 @@ impl<'a> QueryAlarmMetas<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<AlarmData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<AlarmData>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }

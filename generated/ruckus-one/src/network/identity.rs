@@ -860,31 +860,6 @@ pub struct MacRegistration {
     /// Provenance: inferred (type not shown; string assumed).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
-    pub expiration_date: Option<String>,
-    /// `revoked`
-    ///
-    /// Wire name `revoked`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revoked: Option<bool>,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; optional.
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
-    pub mac_address: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
-    pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -900,11 +875,6 @@ impl MacRegistration {
             location: None,
             device_name: None,
             identity_id: None,
-            id: None,
-            expiration_date: None,
-            revoked: None,
-            mac_address: None,
-            created_date: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -941,31 +911,6 @@ impl MacRegistration {
     /// Sets `identityId`.
     pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
         self.identity_id = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-    /// Sets `revoked`.
-    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
-        self.revoked = Some(value.into());
-        self
-    }
-    /// Sets `macAddress`.
-    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
-        self.mac_address = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
-        self.created_date = Some(value.into());
         self
     }
 }
@@ -1076,58 +1021,6 @@ pub struct MacRegistrationPool {
     /// Deprecated: Removed: replaced by `_links`.
     #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
     pub links_2: Option<serde_json::Value>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `autoCleanup`
-    ///
-    /// Wire name `autoCleanup`; `boolean`; optional; default: true.
-    #[serde(rename = "autoCleanup", default, skip_serializing_if = "Option::is_none")]
-    pub auto_cleanup: Option<bool>,
-    /// `expirationOffset`
-    ///
-    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "expirationOffset",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub expiration_offset: Option<i64>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
-    pub expiration_date: Option<String>,
-    /// `expirationEnabled`
-    ///
-    /// Wire name `expirationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "expirationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub expiration_enabled: Option<bool>,
-    /// `registrationCount`
-    ///
-    /// Wire name `registrationCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "registrationCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub registration_count: Option<i64>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
-    pub created_date: Option<String>,
-    /// `policySetId`
-    ///
-    /// Wire name `policySetId`; `string`; optional.
-    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
-    pub policy_set_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1152,14 +1045,6 @@ impl MacRegistrationPool {
             association_ids: None,
             network_ids: None,
             links_2: None,
-            id: None,
-            auto_cleanup: None,
-            expiration_offset: None,
-            expiration_date: None,
-            expiration_enabled: None,
-            registration_count: None,
-            created_date: None,
-            policy_set_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1241,46 +1126,6 @@ impl MacRegistrationPool {
     /// Sets `links`.
     pub fn with_links_2(mut self, value: impl Into<serde_json::Value>) -> Self {
         self.links_2 = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `autoCleanup`.
-    pub fn with_auto_cleanup(mut self, value: impl Into<bool>) -> Self {
-        self.auto_cleanup = Some(value.into());
-        self
-    }
-    /// Sets `expirationOffset`.
-    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
-        self.expiration_offset = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-    /// Sets `expirationEnabled`.
-    pub fn with_expiration_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.expiration_enabled = Some(value.into());
-        self
-    }
-    /// Sets `registrationCount`.
-    pub fn with_registration_count(mut self, value: impl Into<i64>) -> Self {
-        self.registration_count = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
-        self.created_date = Some(value.into());
-        self
-    }
-    /// Sets `policySetId`.
-    pub fn with_policy_set_id(mut self, value: impl Into<String>) -> Self {
-        self.policy_set_id = Some(value.into());
         self
     }
 }
@@ -2591,142 +2436,6 @@ pub struct CertificateAuthority {
     /// Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
     #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `organization`
-    ///
-    /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub organization: Option<String>,
-    /// `organizationUnit`
-    ///
-    /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "organizationUnit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub organization_unit: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
-    /// `startDate`
-    ///
-    /// Wire name `startDate`; `string`; optional; format: date-time.
-    #[serde(rename = "startDate", default, skip_serializing_if = "Option::is_none")]
-    pub start_date: Option<String>,
-    /// `expireDate`
-    ///
-    /// Wire name `expireDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expireDate", default, skip_serializing_if = "Option::is_none")]
-    pub expire_date: Option<String>,
-    /// `keyLength`
-    ///
-    /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
-    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
-    pub key_length: Option<i64>,
-    /// `algorithm`
-    ///
-    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub algorithm: Option<AlgorithmEnum>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// `locality`
-    ///
-    /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub locality: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub country: Option<String>,
-    /// `publicKeyBase64`
-    ///
-    /// Wire name `publicKeyBase64`; `string`; optional.
-    #[serde(
-        rename = "publicKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub public_key_base64: Option<String>,
-    /// `privateKeyBase64`
-    ///
-    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "privateKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// `publicKeyShaThumbprint`
-    ///
-    /// Wire name `publicKeyShaThumbprint`; `string`; optional.
-    #[serde(
-        rename = "publicKeyShaThumbprint",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub public_key_sha_thumbprint: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
-    pub serial_number: Option<String>,
-    /// `templateCount`
-    ///
-    /// Wire name `templateCount`; `integer`; optional; format: int32.
-    #[serde(rename = "templateCount", default, skip_serializing_if = "Option::is_none")]
-    pub template_count: Option<i64>,
-    /// `templateNames`
-    ///
-    /// Wire name `templateNames`; `array<string>`; optional.
-    #[serde(rename = "templateNames", default, skip_serializing_if = "Option::is_none")]
-    pub template_names: Option<Vec<String>>,
-    /// `ocspName`
-    ///
-    /// Wire name `ocspName`; `string`; optional.
-    #[serde(rename = "ocspName", default, skip_serializing_if = "Option::is_none")]
-    pub ocsp_name: Option<String>,
-    /// `ocspHash`
-    ///
-    /// Wire name `ocspHash`; `string`; optional.
-    #[serde(rename = "ocspHash", default, skip_serializing_if = "Option::is_none")]
-    pub ocsp_hash: Option<String>,
-    /// `chain`
-    ///
-    /// Wire name `chain`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chain: Option<String>,
-    /// `details`
-    ///
-    /// Wire name `details`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2739,30 +2448,6 @@ impl CertificateAuthority {
             status: None,
             usages: None,
             key_usages: None,
-            id: None,
-            name: None,
-            description: None,
-            organization: None,
-            organization_unit: None,
-            email: None,
-            start_date: None,
-            expire_date: None,
-            key_length: None,
-            algorithm: None,
-            title: None,
-            locality: None,
-            state: None,
-            country: None,
-            public_key_base64: None,
-            private_key_base64: None,
-            public_key_sha_thumbprint: None,
-            serial_number: None,
-            template_count: None,
-            template_names: None,
-            ocsp_name: None,
-            ocsp_hash: None,
-            chain: None,
-            details: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2790,129 +2475,6 @@ impl CertificateAuthority {
         value: impl Into<Vec<CertificateKeyUsage>>,
     ) -> Self {
         self.key_usages = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `organization`.
-    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
-        self.organization = Some(value.into());
-        self
-    }
-    /// Sets `organizationUnit`.
-    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
-        self.organization_unit = Some(value.into());
-        self
-    }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
-        self.email = Some(value.into());
-        self
-    }
-    /// Sets `startDate`.
-    pub fn with_start_date(mut self, value: impl Into<String>) -> Self {
-        self.start_date = Some(value.into());
-        self
-    }
-    /// Sets `expireDate`.
-    pub fn with_expire_date(mut self, value: impl Into<String>) -> Self {
-        self.expire_date = Some(value.into());
-        self
-    }
-    /// Sets `keyLength`.
-    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
-        self.key_length = Some(value.into());
-        self
-    }
-    /// Sets `algorithm`.
-    pub fn with_algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
-        self.algorithm = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    pub fn with_title(mut self, value: impl Into<String>) -> Self {
-        self.title = Some(value.into());
-        self
-    }
-    /// Sets `locality`.
-    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
-        self.locality = Some(value.into());
-        self
-    }
-    /// Sets `state`.
-    pub fn with_state(mut self, value: impl Into<String>) -> Self {
-        self.state = Some(value.into());
-        self
-    }
-    /// Sets `country`.
-    pub fn with_country(mut self, value: impl Into<String>) -> Self {
-        self.country = Some(value.into());
-        self
-    }
-    /// Sets `publicKeyBase64`.
-    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
-        self.public_key_base64 = Some(value.into());
-        self
-    }
-    /// Sets `privateKeyBase64`.
-    pub fn with_private_key_base64(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.private_key_base64 = Some(value.into());
-        self
-    }
-    /// Sets `publicKeyShaThumbprint`.
-    pub fn with_public_key_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
-        self.public_key_sha_thumbprint = Some(value.into());
-        self
-    }
-    /// Sets `serialNumber`.
-    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.serial_number = Some(value.into());
-        self
-    }
-    /// Sets `templateCount`.
-    pub fn with_template_count(mut self, value: impl Into<i64>) -> Self {
-        self.template_count = Some(value.into());
-        self
-    }
-    /// Sets `templateNames`.
-    pub fn with_template_names(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.template_names = Some(value.into());
-        self
-    }
-    /// Sets `ocspName`.
-    pub fn with_ocsp_name(mut self, value: impl Into<String>) -> Self {
-        self.ocsp_name = Some(value.into());
-        self
-    }
-    /// Sets `ocspHash`.
-    pub fn with_ocsp_hash(mut self, value: impl Into<String>) -> Self {
-        self.ocsp_hash = Some(value.into());
-        self
-    }
-    /// Sets `chain`.
-    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
-        self.chain = Some(value.into());
-        self
-    }
-    /// Sets `details`.
-    pub fn with_details(mut self, value: impl Into<String>) -> Self {
-        self.details = Some(value.into());
         self
     }
 }
@@ -4040,6 +3602,86 @@ impl<'de> serde::Deserialize<'de> for CaKeyUsages {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Ca query response, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CaQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<Ca>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<Ca>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CaQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<Ca>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
 /// Ca status: the values the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
@@ -4202,6 +3844,166 @@ impl CertDownloadRequest {
     /// Sets `includeChain`.
     pub fn with_include_chain(mut self, value: impl Into<bool>) -> Self {
         self.include_chain = Some(value.into());
+        self
+    }
+}
+/// Cert query response, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<Certificate>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<Certificate>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<Certificate>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// Cert template query response, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertTemplateQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<CertificateTemplate>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<CertificateTemplate>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertTemplateQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<CertificateTemplate>>) -> Self {
+        self.data = Some(value.into());
         self
     }
 }
@@ -4585,6 +4387,556 @@ impl serde::Serialize for ChromebookEnrollmentType {
     }
 }
 impl<'de> serde::Deserialize<'de> for ChromebookEnrollmentType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Device cert query response, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DeviceCertQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DeviceCertificate>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DeviceCertificate>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DeviceCertQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<DeviceCertificate>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// Device certificate, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DeviceCertificate {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `commonName`
+    ///
+    /// Wire name `commonName`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
+    pub common_name: Option<String>,
+    /// `createDate`
+    ///
+    /// Wire name `createDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "createDate", default, skip_serializing_if = "Option::is_none")]
+    pub create_date: Option<String>,
+    /// `notBeforeDate`
+    ///
+    /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_before_date: Option<String>,
+    /// `notAfterDate`
+    ///
+    /// Wire name `notAfterDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_after_date: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `revocationDate`
+    ///
+    /// Wire name `revocationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
+    pub revocation_date: Option<String>,
+    /// `revocationReason`
+    ///
+    /// Wire name `revocationReason`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(
+        rename = "revocationReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revocation_reason: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `shaThumbprint`
+    ///
+    /// Wire name `shaThumbprint`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "shaThumbprint", default, skip_serializing_if = "Option::is_none")]
+    pub sha_thumbprint: Option<String>,
+    /// `publicKeyBase64`
+    ///
+    /// Wire name `publicKeyBase64`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(
+        rename = "publicKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub public_key_base64: Option<String>,
+    /// `organization`
+    ///
+    /// Wire name `organization`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<String>,
+    /// `keyLength`
+    ///
+    /// Wire name `keyLength`; `integer`; optional; format: int32.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
+    pub key_length: Option<i64>,
+    /// `certificateTemplateName`
+    ///
+    /// Wire name `certificateTemplateName`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(
+        rename = "certificateTemplateName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_template_name: Option<String>,
+    /// `certificateAuthoritiesName`
+    ///
+    /// Wire name `certificateAuthoritiesName`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(
+        rename = "certificateAuthoritiesName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_authorities_name: Option<String>,
+    /// `locality`
+    ///
+    /// Wire name `locality`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `organizationUnit`
+    ///
+    /// Wire name `organizationUnit`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(
+        rename = "organizationUnit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub organization_unit: Option<String>,
+    /// `keyUsages`
+    ///
+    /// Wire name `keyUsages`; `array<DeviceCertificateKeyUsages>`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
+    pub key_usages: Option<Vec<DeviceCertificateKeyUsages>>,
+    /// `privateKeyBase64`
+    ///
+    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(
+        rename = "privateKeyBase64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub private_key_base64: Option<ruckus_one_runtime::Secret>,
+    /// `chain`
+    ///
+    /// Wire name `chain`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// `details`
+    ///
+    /// Wire name `details`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `enrollmentType`
+    ///
+    /// Wire name `enrollmentType`; `DeviceCertificateEnrollmentType`; optional.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
+    #[serde(rename = "enrollmentType", default, skip_serializing_if = "Option::is_none")]
+    pub enrollment_type: Option<DeviceCertificateEnrollmentType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DeviceCertificate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            common_name: None,
+            create_date: None,
+            not_before_date: None,
+            not_after_date: None,
+            email: None,
+            revocation_date: None,
+            revocation_reason: None,
+            serial_number: None,
+            sha_thumbprint: None,
+            public_key_base64: None,
+            organization: None,
+            key_length: None,
+            certificate_template_name: None,
+            certificate_authorities_name: None,
+            locality: None,
+            state: None,
+            country: None,
+            organization_unit: None,
+            key_usages: None,
+            private_key_base64: None,
+            chain: None,
+            details: None,
+            description: None,
+            enrollment_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `commonName`.
+    pub fn with_common_name(mut self, value: impl Into<String>) -> Self {
+        self.common_name = Some(value.into());
+        self
+    }
+    /// Sets `createDate`.
+    pub fn with_create_date(mut self, value: impl Into<String>) -> Self {
+        self.create_date = Some(value.into());
+        self
+    }
+    /// Sets `notBeforeDate`.
+    pub fn with_not_before_date(mut self, value: impl Into<String>) -> Self {
+        self.not_before_date = Some(value.into());
+        self
+    }
+    /// Sets `notAfterDate`.
+    pub fn with_not_after_date(mut self, value: impl Into<String>) -> Self {
+        self.not_after_date = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `revocationDate`.
+    pub fn with_revocation_date(mut self, value: impl Into<String>) -> Self {
+        self.revocation_date = Some(value.into());
+        self
+    }
+    /// Sets `revocationReason`.
+    pub fn with_revocation_reason(mut self, value: impl Into<String>) -> Self {
+        self.revocation_reason = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `shaThumbprint`.
+    pub fn with_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
+        self.sha_thumbprint = Some(value.into());
+        self
+    }
+    /// Sets `publicKeyBase64`.
+    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
+        self.public_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `keyLength`.
+    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `certificateTemplateName`.
+    pub fn with_certificate_template_name(mut self, value: impl Into<String>) -> Self {
+        self.certificate_template_name = Some(value.into());
+        self
+    }
+    /// Sets `certificateAuthoritiesName`.
+    pub fn with_certificate_authorities_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.certificate_authorities_name = Some(value.into());
+        self
+    }
+    /// Sets `locality`.
+    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
+        self.locality = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `organizationUnit`.
+    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
+        self.organization_unit = Some(value.into());
+        self
+    }
+    /// Sets `keyUsages`.
+    pub fn with_key_usages(
+        mut self,
+        value: impl Into<Vec<DeviceCertificateKeyUsages>>,
+    ) -> Self {
+        self.key_usages = Some(value.into());
+        self
+    }
+    /// Sets `privateKeyBase64`.
+    pub fn with_private_key_base64(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.private_key_base64 = Some(value.into());
+        self
+    }
+    /// Sets `chain`.
+    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
+        self.chain = Some(value.into());
+        self
+    }
+    /// Sets `details`.
+    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+        self.details = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enrollmentType`.
+    pub fn with_enrollment_type(
+        mut self,
+        value: impl Into<DeviceCertificateEnrollmentType>,
+    ) -> Self {
+        self.enrollment_type = Some(value.into());
+        self
+    }
+}
+/// Device certificate enrollment type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DeviceCertificateEnrollmentType {
+    /// `CHROMEBOOK`
+    Chromebook,
+    /// `SCEP`
+    Scep,
+    /// `NONE`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DeviceCertificateEnrollmentType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Chromebook => "CHROMEBOOK",
+            Self::Scep => "SCEP",
+            Self::None => "NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DeviceCertificateEnrollmentType {
+    fn from(s: &str) -> Self {
+        match s {
+            "CHROMEBOOK" => Self::Chromebook,
+            "SCEP" => Self::Scep,
+            "NONE" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DeviceCertificateEnrollmentType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DeviceCertificateEnrollmentType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceCertificateEnrollmentType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Device certificate key usages: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DeviceCertificateKeyUsages {
+    /// `DIGITAL_SIGNATURE`
+    DigitalSignature,
+    /// `KEY_ENCIPHERMENT`
+    KeyEncipherment,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DeviceCertificateKeyUsages {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::DigitalSignature => "DIGITAL_SIGNATURE",
+            Self::KeyEncipherment => "KEY_ENCIPHERMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DeviceCertificateKeyUsages {
+    fn from(s: &str) -> Self {
+        match s {
+            "DIGITAL_SIGNATURE" => Self::DigitalSignature,
+            "KEY_ENCIPHERMENT" => Self::KeyEncipherment,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DeviceCertificateKeyUsages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DeviceCertificateKeyUsages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceCertificateKeyUsages {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -5365,6 +5717,86 @@ impl DpskPassphraseDevice {
         self
     }
 }
+/// Dpsk passphrase query response, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPassphraseQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DpskPassphrase>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DpskPassphrase>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPassphraseQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<DpskPassphrase>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
 /// Dpsk pool expiration type: the values the official description lists.
 ///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolDto (inline)).
@@ -5493,6 +5925,536 @@ impl<'de> serde::Deserialize<'de> for DpskPoolPassphraseFormat {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk pool query response, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPoolQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DpskPool>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DpskPool>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPoolQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<DpskPool>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// Dpsk pool template, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPoolTemplate {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    pub name: String,
+    /// `passphraseFormat`
+    ///
+    /// Wire name `passphraseFormat`; `DpskPoolTemplatePassphraseFormat`; required.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "passphraseFormat")]
+    pub passphrase_format: DpskPoolTemplatePassphraseFormat,
+    /// `passphraseLength`
+    ///
+    /// Wire name `passphraseLength`; `integer`; required; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "passphraseLength")]
+    pub passphrase_length: i64,
+    /// `policyDefaultAccess`
+    ///
+    /// Wire name `policyDefaultAccess`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(
+        rename = "policyDefaultAccess",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub policy_default_access: Option<bool>,
+    /// `deviceCountLimit`
+    ///
+    /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(
+        rename = "deviceCountLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_count_limit: Option<i64>,
+    /// `expirationType`
+    ///
+    /// Wire name `expirationType`; `DpskPoolTemplateExpirationType`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_type: Option<DpskPoolTemplateExpirationType>,
+    /// `expirationOffset`
+    ///
+    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(
+        rename = "expirationOffset",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_offset: Option<i64>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `lastModifiedDate`
+    ///
+    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(
+        rename = "lastModifiedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_modified_date: Option<String>,
+    /// `isReferenced`
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
+    pub is_referenced: Option<bool>,
+    /// `networkCount`
+    ///
+    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
+    pub network_count: Option<i64>,
+    /// `templateVersion`
+    ///
+    /// Wire name `templateVersion`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(
+        rename = "templateVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_version: Option<i64>,
+    /// `isEnforced`
+    ///
+    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
+    pub is_enforced: Option<bool>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// `identityGroupId`
+    ///
+    /// Wire name `identityGroupId`; `string`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
+    #[serde(
+        rename = "identityGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub identity_group_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPoolTemplate {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        passphrase_format: DpskPoolTemplatePassphraseFormat,
+        passphrase_length: i64,
+    ) -> Self {
+        Self {
+            id: None,
+            name,
+            passphrase_format,
+            passphrase_length,
+            policy_default_access: None,
+            device_count_limit: None,
+            expiration_type: None,
+            expiration_offset: None,
+            expiration_date: None,
+            created_date: None,
+            last_modified_date: None,
+            is_referenced: None,
+            network_count: None,
+            template_version: None,
+            is_enforced: None,
+            identity_id: None,
+            identity_group_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `policyDefaultAccess`.
+    pub fn with_policy_default_access(mut self, value: impl Into<bool>) -> Self {
+        self.policy_default_access = Some(value.into());
+        self
+    }
+    /// Sets `deviceCountLimit`.
+    pub fn with_device_count_limit(mut self, value: impl Into<i64>) -> Self {
+        self.device_count_limit = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(
+        mut self,
+        value: impl Into<DpskPoolTemplateExpirationType>,
+    ) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModifiedDate`.
+    pub fn with_last_modified_date(mut self, value: impl Into<String>) -> Self {
+        self.last_modified_date = Some(value.into());
+        self
+    }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `templateVersion`.
+    pub fn with_template_version(mut self, value: impl Into<i64>) -> Self {
+        self.template_version = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
+}
+/// Dpsk pool template expiration type: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPoolTemplateExpirationType {
+    /// `SPECIFIED_DATE`
+    SpecifiedDate,
+    /// `HOURS_AFTER_TIME`
+    HoursAfterTime,
+    /// `DAYS_AFTER_TIME`
+    DaysAfterTime,
+    /// `WEEKS_AFTER_TIME`
+    WeeksAfterTime,
+    /// `MONTHS_AFTER_TIME`
+    MonthsAfterTime,
+    /// `YEARS_AFTER_TIME`
+    YearsAfterTime,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPoolTemplateExpirationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SpecifiedDate => "SPECIFIED_DATE",
+            Self::HoursAfterTime => "HOURS_AFTER_TIME",
+            Self::DaysAfterTime => "DAYS_AFTER_TIME",
+            Self::WeeksAfterTime => "WEEKS_AFTER_TIME",
+            Self::MonthsAfterTime => "MONTHS_AFTER_TIME",
+            Self::YearsAfterTime => "YEARS_AFTER_TIME",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPoolTemplateExpirationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SPECIFIED_DATE" => Self::SpecifiedDate,
+            "HOURS_AFTER_TIME" => Self::HoursAfterTime,
+            "DAYS_AFTER_TIME" => Self::DaysAfterTime,
+            "WEEKS_AFTER_TIME" => Self::WeeksAfterTime,
+            "MONTHS_AFTER_TIME" => Self::MonthsAfterTime,
+            "YEARS_AFTER_TIME" => Self::YearsAfterTime,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPoolTemplateExpirationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPoolTemplateExpirationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolTemplateExpirationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk pool template passphrase format: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPoolTemplatePassphraseFormat {
+    /// `MOST_SECURED`
+    MostSecured,
+    /// `KEYBOARD_FRIENDLY`
+    KeyboardFriendly,
+    /// `NUMBERS_ONLY`
+    NumbersOnly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPoolTemplatePassphraseFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MostSecured => "MOST_SECURED",
+            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
+            Self::NumbersOnly => "NUMBERS_ONLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPoolTemplatePassphraseFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "MOST_SECURED" => Self::MostSecured,
+            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
+            "NUMBERS_ONLY" => Self::NumbersOnly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPoolTemplatePassphraseFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPoolTemplatePassphraseFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolTemplatePassphraseFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk pool template query response, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPoolTemplateQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `totalPages`
+    ///
+    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DpskPoolTemplate>`; optional.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DpskPoolTemplate>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPoolTemplateQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            total_pages: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<DpskPoolTemplate>>) -> Self {
+        self.data = Some(value.into());
+        self
     }
 }
 /// Ethernet port, with the fields the official description lists.
@@ -6389,7 +7351,7 @@ impl IdentitySearch {
 }
 /// Link, with the fields the official description lists.
 ///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+/// Provenance: reference (identity_management-0.0.2.yaml Link).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -6398,49 +7360,49 @@ pub struct Link {
     /// `href`
     ///
     /// Wire name `href`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
     /// `hreflang`
     ///
     /// Wire name `hreflang`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hreflang: Option<String>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `deprecation`
     ///
     /// Wire name `deprecation`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<String>,
     /// `profile`
     ///
     /// Wire name `profile`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `templated`
     ///
     /// Wire name `templated`; `boolean`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Link).
+    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8256,7 +9218,7 @@ impl<'a> IdentityClient<'a> {
     /// `POST /dpskServices/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DpskPoolQueryResponse`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServices::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -8531,7 +9493,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DpskPassphraseQueryResponse`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServicePassphrases::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -8762,7 +9724,7 @@ impl<'a> IdentityClient<'a> {
     /// `POST /templates/dpskServices/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DpskPoolTemplateQueryResponse`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -9945,7 +10907,7 @@ impl<'a> IdentityClient<'a> {
     /// `POST /certificateAuthorities/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `CaQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateAuthorities::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
@@ -10019,7 +10981,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `CaQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySubCertificateAuthorities::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
@@ -10070,7 +11032,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateQueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `CertQueryResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `QueryCertificateAuthorityCertificates::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
@@ -10162,7 +11124,7 @@ impl<'a> IdentityClient<'a> {
     /// `POST /certificateTemplates/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `CertTemplateQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplates::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
@@ -10280,7 +11242,7 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `identityId`: Identifier of the identity.
     /// - Request body (json, required): `CertificateQueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DeviceCertQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateIdentityCertificates::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -10310,7 +11272,7 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `CertificateQueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DeviceCertQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateCertificates::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -10338,7 +11300,7 @@ impl<'a> IdentityClient<'a> {
     /// `POST /certificateTemplates/certificates/query` on the `network` API.
     ///
     /// - Request body (json, required): `CertificateQueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DeviceCertQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificates::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -10970,13 +11932,13 @@ impl<'a> QueryDpskServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPoolQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPool> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -10990,16 +11952,14 @@ impl<'a> QueryDpskServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DpskPoolQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DpskPoolQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -11868,13 +12828,13 @@ impl<'a> QueryDpskServicePassphrases<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPassphraseQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPassphrase> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -11890,14 +12850,14 @@ impl<'a> QueryDpskServicePassphrases<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<DpskPassphraseQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DpskPassphraseQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12483,13 +13443,13 @@ impl<'a> QueryTemplateDpskServices<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DpskPoolTemplateQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPoolTemplate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -12505,14 +13465,14 @@ impl<'a> QueryTemplateDpskServices<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<DpskPoolTemplateQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DpskPoolTemplateQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16212,13 +17172,13 @@ impl<'a> QueryCertificateAuthorities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, CaQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Ca> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16232,16 +17192,14 @@ impl<'a> QueryCertificateAuthorities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<CaQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<CaQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16464,13 +17422,13 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, CaQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Ca> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16484,16 +17442,14 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<CaQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<CaQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16638,13 +17594,13 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, CertQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Certificate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16658,16 +17614,14 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<CertQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<CertQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16961,13 +17915,13 @@ impl<'a> QueryCertificateTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, CertTemplateQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, CertificateTemplate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16983,14 +17937,14 @@ impl<'a> QueryCertificateTemplates<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<CertTemplateQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<CertTemplateQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -17396,13 +18350,13 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DeviceCertQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DeviceCertificate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -17418,14 +18372,14 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -17489,13 +18443,13 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DeviceCertQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DeviceCertificate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -17511,14 +18465,14 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -17579,13 +18533,13 @@ impl<'a> QueryCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DeviceCertQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DeviceCertificate> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -17601,14 +18555,14 @@ impl<'a> QueryCertificates<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

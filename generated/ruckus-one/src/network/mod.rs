@@ -13,7 +13,7 @@
 //! - identity: [`identity`], 108 operations
 //! - entitlements: [`entitlements`], 27 operations
 //! - tenants: [`tenants`], 68 operations
-//! - wireless networks: [`wireless_networks`], 63 operations
+//! - wireless networks: [`wireless_networks`], 64 operations
 //! - wireless policies: [`wireless_policies`], 140 operations
 //! - wireless venues: [`wireless_venues`], 117 operations
 //! - wireless aps: [`wireless_aps`], 81 operations

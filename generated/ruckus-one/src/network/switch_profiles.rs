@@ -209,7 +209,7 @@ impl AcxCliTemplateBo {
 }
 /// Acx cli template switches view, with the fields the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -218,19 +218,19 @@ pub struct AcxCliTemplateSwitchesView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `switches`
     ///
     /// Wire name `switches`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesViewV1001).
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1453,7 +1453,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /switchProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
@@ -2001,7 +2001,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /cliTemplates/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryCliTemplates::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
@@ -2192,7 +2192,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /webAuthPageTemplates/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryWebAuthPageTemplates::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_web_auth_page_templates(
@@ -3240,7 +3240,7 @@ impl<'a> QuerySwitchProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -3262,14 +3262,14 @@ impl<'a> QuerySwitchProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -4523,7 +4523,7 @@ impl<'a> QueryCliTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -4545,14 +4545,14 @@ impl<'a> QueryCliTemplates<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -5180,7 +5180,7 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -5202,14 +5202,14 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

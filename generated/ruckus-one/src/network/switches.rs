@@ -18,141 +18,6 @@ pub struct SwitchClient {
     /// Wire name `clientAuthType`; `string`; optional.
     #[serde(rename = "clientAuthType", default, skip_serializing_if = "Option::is_none")]
     pub client_auth_type: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `clientMac`
-    ///
-    /// Wire name `clientMac`; `string`; optional.
-    #[serde(rename = "clientMac", default, skip_serializing_if = "Option::is_none")]
-    pub client_mac: Option<String>,
-    /// `clientIpv4Addr`
-    ///
-    /// Wire name `clientIpv4Addr`; `string`; optional.
-    #[serde(rename = "clientIpv4Addr", default, skip_serializing_if = "Option::is_none")]
-    pub client_ipv4_addr: Option<String>,
-    /// `clientIpv6Addr`
-    ///
-    /// Wire name `clientIpv6Addr`; `string`; optional.
-    #[serde(rename = "clientIpv6Addr", default, skip_serializing_if = "Option::is_none")]
-    pub client_ipv6_addr: Option<String>,
-    /// `clientDesc`
-    ///
-    /// Wire name `clientDesc`; `string`; optional.
-    #[serde(rename = "clientDesc", default, skip_serializing_if = "Option::is_none")]
-    pub client_desc: Option<String>,
-    /// `clientType`
-    ///
-    /// Wire name `clientType`; `string`; optional.
-    #[serde(rename = "clientType", default, skip_serializing_if = "Option::is_none")]
-    pub client_type: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
-    pub switch_id: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
-    pub switch_name: Option<String>,
-    /// `switchPort`
-    ///
-    /// Wire name `switchPort`; `string`; optional.
-    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
-    pub switch_port: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
-    pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
-    pub venue_name: Option<String>,
-    /// `clientVlan`
-    ///
-    /// Wire name `clientVlan`; `string`; optional.
-    #[serde(rename = "clientVlan", default, skip_serializing_if = "Option::is_none")]
-    pub client_vlan: Option<String>,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
-    pub vlan_name: Option<String>,
-    /// `switchMac`
-    ///
-    /// Wire name `switchMac`; `string`; optional.
-    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
-    pub switch_mac: Option<String>,
-    /// `isRuckusAP`
-    ///
-    /// Wire name `isRuckusAP`; `boolean`; optional.
-    #[serde(rename = "isRuckusAP", default, skip_serializing_if = "Option::is_none")]
-    pub is_ruckus_ap: Option<bool>,
-    /// `clientName`
-    ///
-    /// Wire name `clientName`; `string`; optional.
-    #[serde(rename = "clientName", default, skip_serializing_if = "Option::is_none")]
-    pub client_name: Option<String>,
-    /// `switchSerialNumber`
-    ///
-    /// Wire name `switchSerialNumber`; `string`; optional.
-    #[serde(
-        rename = "switchSerialNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub switch_serial_number: Option<String>,
-    /// `switchPortId`
-    ///
-    /// Wire name `switchPortId`; `string`; optional.
-    #[serde(rename = "switchPortId", default, skip_serializing_if = "Option::is_none")]
-    pub switch_port_id: Option<String>,
-    /// `dhcpClientHostName`
-    ///
-    /// Wire name `dhcpClientHostName`; `string`; optional.
-    #[serde(
-        rename = "dhcpClientHostName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dhcp_client_host_name: Option<String>,
-    /// `dhcpClientDeviceTypeName`
-    ///
-    /// Wire name `dhcpClientDeviceTypeName`; `string`; optional.
-    #[serde(
-        rename = "dhcpClientDeviceTypeName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dhcp_client_device_type_name: Option<String>,
-    /// `dhcpClientOsVendorName`
-    ///
-    /// Wire name `dhcpClientOsVendorName`; `string`; optional.
-    #[serde(
-        rename = "dhcpClientOsVendorName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dhcp_client_os_vendor_name: Option<String>,
-    /// `dhcpClientModelName`
-    ///
-    /// Wire name `dhcpClientModelName`; `string`; optional.
-    #[serde(
-        rename = "dhcpClientModelName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub dhcp_client_model_name: Option<String>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vni: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -162,153 +27,12 @@ impl SwitchClient {
     pub fn new() -> Self {
         Self {
             client_auth_type: None,
-            id: None,
-            client_mac: None,
-            client_ipv4_addr: None,
-            client_ipv6_addr: None,
-            client_desc: None,
-            client_type: None,
-            switch_id: None,
-            switch_name: None,
-            switch_port: None,
-            venue_id: None,
-            venue_name: None,
-            client_vlan: None,
-            vlan_name: None,
-            switch_mac: None,
-            is_ruckus_ap: None,
-            client_name: None,
-            switch_serial_number: None,
-            switch_port_id: None,
-            dhcp_client_host_name: None,
-            dhcp_client_device_type_name: None,
-            dhcp_client_os_vendor_name: None,
-            dhcp_client_model_name: None,
-            vni: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `clientAuthType`.
     pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
         self.client_auth_type = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `clientMac`.
-    pub fn with_client_mac(mut self, value: impl Into<String>) -> Self {
-        self.client_mac = Some(value.into());
-        self
-    }
-    /// Sets `clientIpv4Addr`.
-    pub fn with_client_ipv4_addr(mut self, value: impl Into<String>) -> Self {
-        self.client_ipv4_addr = Some(value.into());
-        self
-    }
-    /// Sets `clientIpv6Addr`.
-    pub fn with_client_ipv6_addr(mut self, value: impl Into<String>) -> Self {
-        self.client_ipv6_addr = Some(value.into());
-        self
-    }
-    /// Sets `clientDesc`.
-    pub fn with_client_desc(mut self, value: impl Into<String>) -> Self {
-        self.client_desc = Some(value.into());
-        self
-    }
-    /// Sets `clientType`.
-    pub fn with_client_type(mut self, value: impl Into<String>) -> Self {
-        self.client_type = Some(value.into());
-        self
-    }
-    /// Sets `switchId`.
-    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_id = Some(value.into());
-        self
-    }
-    /// Sets `switchName`.
-    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
-        self.switch_name = Some(value.into());
-        self
-    }
-    /// Sets `switchPort`.
-    pub fn with_switch_port(mut self, value: impl Into<String>) -> Self {
-        self.switch_port = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `venueName`.
-    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
-        self.venue_name = Some(value.into());
-        self
-    }
-    /// Sets `clientVlan`.
-    pub fn with_client_vlan(mut self, value: impl Into<String>) -> Self {
-        self.client_vlan = Some(value.into());
-        self
-    }
-    /// Sets `vlanName`.
-    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
-        self.vlan_name = Some(value.into());
-        self
-    }
-    /// Sets `switchMac`.
-    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
-        self.switch_mac = Some(value.into());
-        self
-    }
-    /// Sets `isRuckusAP`.
-    pub fn with_is_ruckus_ap(mut self, value: impl Into<bool>) -> Self {
-        self.is_ruckus_ap = Some(value.into());
-        self
-    }
-    /// Sets `clientName`.
-    pub fn with_client_name(mut self, value: impl Into<String>) -> Self {
-        self.client_name = Some(value.into());
-        self
-    }
-    /// Sets `switchSerialNumber`.
-    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.switch_serial_number = Some(value.into());
-        self
-    }
-    /// Sets `switchPortId`.
-    pub fn with_switch_port_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_port_id = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientHostName`.
-    pub fn with_dhcp_client_host_name(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_client_host_name = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientDeviceTypeName`.
-    pub fn with_dhcp_client_device_type_name(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.dhcp_client_device_type_name = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientOsVendorName`.
-    pub fn with_dhcp_client_os_vendor_name(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_client_os_vendor_name = Some(value.into());
-        self
-    }
-    /// Sets `dhcpClientModelName`.
-    pub fn with_dhcp_client_model_name(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_client_model_name = Some(value.into());
-        self
-    }
-    /// Sets `vni`.
-    pub fn with_vni(mut self, value: impl Into<String>) -> Self {
-        self.vni = Some(value.into());
         self
     }
 }
@@ -337,34 +61,6 @@ pub struct SwitchPortQueryResult {
     /// Wire name `data`; `array<SwitchPort>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<super::common::SwitchPort>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fields: Option<Vec<String>>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
-    pub object_id: Option<String>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
-    pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -376,10 +72,6 @@ impl SwitchPortQueryResult {
             total_count: None,
             page: None,
             data: None,
-            fields: None,
-            object_id: None,
-            error_message: None,
-            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -399,29 +91,6 @@ impl SwitchPortQueryResult {
         value: impl Into<Vec<super::common::SwitchPort>>,
     ) -> Self {
         self.data = Some(value.into());
-        self
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -450,34 +119,6 @@ pub struct SwitchClientQueryResult {
     /// Wire name `data`; `array<SwitchClient>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SwitchClient>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fields: Option<Vec<String>>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
-    pub object_id: Option<String>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
-    pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -489,10 +130,6 @@ impl SwitchClientQueryResult {
             total_count: None,
             page: None,
             data: None,
-            fields: None,
-            object_id: None,
-            error_message: None,
-            subsequent_queries: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -509,29 +146,6 @@ impl SwitchClientQueryResult {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<SwitchClient>>) -> Self {
         self.data = Some(value.into());
-        self
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -2973,7 +2587,7 @@ pub struct DynamicQueryPayload {
     /// Wire name `rangeFilter`; `RangeFilter`; optional.
     /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "rangeFilter", default, skip_serializing_if = "Option::is_none")]
-    pub range_filter: Option<super::common::RangeFilter>,
+    pub range_filter: Option<RangeFilter>,
     /// `rangeDateFilter`
     ///
     /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
@@ -2983,7 +2597,7 @@ pub struct DynamicQueryPayload {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub range_date_filter: Option<super::common::RangeFilter>,
+    pub range_date_filter: Option<RangeFilter>,
     /// `mustNotMatchField`
     ///
     /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
@@ -2993,7 +2607,7 @@ pub struct DynamicQueryPayload {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub must_not_match_field: Option<Vec<super::common::MustNotMatchField>>,
+    pub must_not_match_field: Option<Vec<MustNotMatchField>>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
@@ -3137,25 +2751,19 @@ impl DynamicQueryPayload {
         self
     }
     /// Sets `rangeFilter`.
-    pub fn with_range_filter(
-        mut self,
-        value: impl Into<super::common::RangeFilter>,
-    ) -> Self {
+    pub fn with_range_filter(mut self, value: impl Into<RangeFilter>) -> Self {
         self.range_filter = Some(value.into());
         self
     }
     /// Sets `rangeDateFilter`.
-    pub fn with_range_date_filter(
-        mut self,
-        value: impl Into<super::common::RangeFilter>,
-    ) -> Self {
+    pub fn with_range_date_filter(mut self, value: impl Into<RangeFilter>) -> Self {
         self.range_date_filter = Some(value.into());
         self
     }
     /// Sets `mustNotMatchField`.
     pub fn with_must_not_match_field(
         mut self,
-        value: impl Into<Vec<super::common::MustNotMatchField>>,
+        value: impl Into<Vec<MustNotMatchField>>,
     ) -> Self {
         self.must_not_match_field = Some(value.into());
         self
@@ -5501,6 +5109,132 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionViewModelGroup {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Model switch count view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ModelSwitchCountView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `modelGroup`
+    ///
+    /// Wire name `modelGroup`; `ModelSwitchCountViewModelGroup`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
+    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
+    pub model_group: Option<ModelSwitchCountViewModelGroup>,
+    /// `count`
+    ///
+    /// Wire name `count`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ModelSwitchCountView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            model_group: None,
+            count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `modelGroup`.
+    pub fn with_model_group(
+        mut self,
+        value: impl Into<ModelSwitchCountViewModelGroup>,
+    ) -> Self {
+        self.model_group = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+}
+/// Model switch count view model group: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ModelSwitchCountViewModelGroup {
+    /// `ICX71`
+    Icx71,
+    /// `ICX7X`
+    Icx7x,
+    /// `ICX82`
+    Icx82,
+    /// `ICX81`
+    Icx81,
+    /// `ICX71E`
+    Icx71e,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ModelSwitchCountViewModelGroup {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Icx71 => "ICX71",
+            Self::Icx7x => "ICX7X",
+            Self::Icx82 => "ICX82",
+            Self::Icx81 => "ICX81",
+            Self::Icx71e => "ICX71E",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ModelSwitchCountViewModelGroup {
+    fn from(s: &str) -> Self {
+        match s {
+            "ICX71" => Self::Icx71,
+            "ICX7X" => Self::Icx7x,
+            "ICX82" => Self::Icx82,
+            "ICX81" => Self::Icx81,
+            "ICX71E" => Self::Icx71e,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ModelSwitchCountViewModelGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ModelSwitchCountViewModelGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ModelSwitchCountViewModelGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Model version view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
@@ -5625,6 +5359,50 @@ impl<'de> serde::Deserialize<'de> for ModelVersionViewModelGroup {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Must not match field, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MustNotMatchField {
+    /// `field`
+    ///
+    /// Wire name `field`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `value`
+    ///
+    /// Wire name `value`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MustNotMatchField {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            field: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
     }
 }
 /// Port response, with the fields the official description lists.
@@ -9423,6 +9201,130 @@ impl QueryResponseGroupedSwitch {
         self
     }
 }
+/// Range filter, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RangeFilter {
+    /// `field`
+    ///
+    /// Wire name `field`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `gte`
+    ///
+    /// Wire name `gte`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gte: Option<i64>,
+    /// `lte`
+    ///
+    /// Wire name `lte`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lte: Option<i64>,
+    /// `lt`
+    ///
+    /// Wire name `lt`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lt: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RangeFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            field: None,
+            gte: None,
+            lte: None,
+            lt: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `gte`.
+    pub fn with_gte(mut self, value: impl Into<i64>) -> Self {
+        self.gte = Some(value.into());
+        self
+    }
+    /// Sets `lte`.
+    pub fn with_lte(mut self, value: impl Into<i64>) -> Self {
+        self.lte = Some(value.into());
+        self
+    }
+    /// Sets `lt`.
+    pub fn with_lt(mut self, value: impl Into<i64>) -> Self {
+        self.lt = Some(value.into());
+        self
+    }
+}
+/// Schedule time slot view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ScheduleTimeSlotView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `startDateTime`
+    ///
+    /// Wire name `startDateTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
+    #[serde(rename = "startDateTime", default, skip_serializing_if = "Option::is_none")]
+    pub start_date_time: Option<String>,
+    /// `endDateTime`
+    ///
+    /// Wire name `endDateTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
+    #[serde(rename = "endDateTime", default, skip_serializing_if = "Option::is_none")]
+    pub end_date_time: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ScheduleTimeSlotView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            start_date_time: None,
+            end_date_time: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `startDateTime`.
+    pub fn with_start_date_time(mut self, value: impl Into<String>) -> Self {
+        self.start_date_time = Some(value.into());
+        self
+    }
+    /// Sets `endDateTime`.
+    pub fn with_end_date_time(mut self, value: impl Into<String>) -> Self {
+        self.end_date_time = Some(value.into());
+        self
+    }
+}
 /// Scheduler view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
@@ -10403,6 +10305,62 @@ impl SwitchPositionViewV1001 {
         self
     }
 }
+/// Switch schedule view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchScheduleView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `timeSlot`
+    ///
+    /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
+    #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
+    pub time_slot: Option<ScheduleTimeSlotView>,
+    /// `version`
+    ///
+    /// Wire name `version`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchScheduleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            time_slot: None,
+            version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `timeSlot`.
+    pub fn with_time_slot(mut self, value: impl Into<ScheduleTimeSlotView>) -> Self {
+        self.time_slot = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+}
 /// Switch version, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
@@ -10886,6 +10844,62 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanIgmpSnooping {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Switch vlan overview, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchVlanOverview {
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `defaultVlanId`
+    ///
+    /// Wire name `defaultVlanId`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
+    #[serde(rename = "defaultVlanId", default, skip_serializing_if = "Option::is_none")]
+    pub default_vlan_id: Option<i64>,
+    /// `vlanList`
+    ///
+    /// Wire name `vlanList`; `array<SwitchVlanView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
+    #[serde(rename = "vlanList", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_list: Option<Vec<SwitchVlanView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchVlanOverview {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switch_id: None,
+            default_vlan_id: None,
+            vlan_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `defaultVlanId`.
+    pub fn with_default_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.default_vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanList`.
+    pub fn with_vlan_list(mut self, value: impl Into<Vec<SwitchVlanView>>) -> Self {
+        self.vlan_list = Some(value.into());
+        self
     }
 }
 /// Switch vlan port model view, with the fields the official description lists.
@@ -11724,6 +11738,343 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanViewSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Upgrade schedule firmware view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeScheduleFirmwareView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `timeSlot`
+    ///
+    /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
+    #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
+    pub time_slot: Option<ScheduleTimeSlotView>,
+    /// `supportModelGroupVersions`
+    ///
+    /// Wire name `supportModelGroupVersions`; `array<ModelVersionView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
+    #[serde(
+        rename = "supportModelGroupVersions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_model_group_versions: Option<Vec<ModelVersionView>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeScheduleFirmwareView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            time_slot: None,
+            support_model_group_versions: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `timeSlot`.
+    pub fn with_time_slot(mut self, value: impl Into<ScheduleTimeSlotView>) -> Self {
+        self.time_slot = Some(value.into());
+        self
+    }
+    /// Sets `supportModelGroupVersions`.
+    pub fn with_support_model_group_versions(
+        mut self,
+        value: impl Into<Vec<ModelVersionView>>,
+    ) -> Self {
+        self.support_model_group_versions = Some(value.into());
+        self
+    }
+}
+/// Upgrade schedule view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeScheduleView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `timeSlot`
+    ///
+    /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
+    #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
+    pub time_slot: Option<ScheduleTimeSlotView>,
+    /// `version`
+    ///
+    /// Wire name `version`; `SwitchVersion`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<SwitchVersion>,
+    /// `versionAboveTen`
+    ///
+    /// Wire name `versionAboveTen`; `SwitchVersion`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
+    #[serde(
+        rename = "versionAboveTen",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub version_above_ten: Option<SwitchVersion>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeScheduleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            time_slot: None,
+            version: None,
+            version_above_ten: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `timeSlot`.
+    pub fn with_time_slot(mut self, value: impl Into<ScheduleTimeSlotView>) -> Self {
+        self.time_slot = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<SwitchVersion>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `versionAboveTen`.
+    pub fn with_version_above_ten(mut self, value: impl Into<SwitchVersion>) -> Self {
+        self.version_above_ten = Some(value.into());
+        self
+    }
+}
+/// Upgrade switch, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeSwitch {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `isStack`
+    ///
+    /// Wire name `isStack`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
+    pub is_stack: Option<bool>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `currentFirmware`
+    ///
+    /// Wire name `currentFirmware`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(
+        rename = "currentFirmware",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_firmware: Option<String>,
+    /// `availableVersion`
+    ///
+    /// Wire name `availableVersion`; `SwitchVersion`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(
+        rename = "availableVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub available_version: Option<SwitchVersion>,
+    /// `switchNextSchedule`
+    ///
+    /// Wire name `switchNextSchedule`; `UpgradeScheduleView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(
+        rename = "switchNextSchedule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_next_schedule: Option<UpgradeScheduleView>,
+    /// `venueNextSchedule`
+    ///
+    /// Wire name `venueNextSchedule`; `UpgradeScheduleView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(
+        rename = "venueNextSchedule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_next_schedule: Option<UpgradeScheduleView>,
+    /// `preDownload`
+    ///
+    /// Wire name `preDownload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
+    pub pre_download: Option<bool>,
+    /// `isSwitchLevelSchedule`
+    ///
+    /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
+    #[serde(
+        rename = "isSwitchLevelSchedule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_switch_level_schedule: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeSwitch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            venue_id: None,
+            venue_name: None,
+            switch_id: None,
+            switch_name: None,
+            is_stack: None,
+            model: None,
+            current_firmware: None,
+            available_version: None,
+            switch_next_schedule: None,
+            venue_next_schedule: None,
+            pre_download: None,
+            is_switch_level_schedule: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `isStack`.
+    pub fn with_is_stack(mut self, value: impl Into<bool>) -> Self {
+        self.is_stack = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `currentFirmware`.
+    pub fn with_current_firmware(mut self, value: impl Into<String>) -> Self {
+        self.current_firmware = Some(value.into());
+        self
+    }
+    /// Sets `availableVersion`.
+    pub fn with_available_version(mut self, value: impl Into<SwitchVersion>) -> Self {
+        self.available_version = Some(value.into());
+        self
+    }
+    /// Sets `switchNextSchedule`.
+    pub fn with_switch_next_schedule(
+        mut self,
+        value: impl Into<UpgradeScheduleView>,
+    ) -> Self {
+        self.switch_next_schedule = Some(value.into());
+        self
+    }
+    /// Sets `venueNextSchedule`.
+    pub fn with_venue_next_schedule(
+        mut self,
+        value: impl Into<UpgradeScheduleView>,
+    ) -> Self {
+        self.venue_next_schedule = Some(value.into());
+        self
+    }
+    /// Sets `preDownload`.
+    pub fn with_pre_download(mut self, value: impl Into<bool>) -> Self {
+        self.pre_download = Some(value.into());
+        self
+    }
+    /// Sets `isSwitchLevelSchedule`.
+    pub fn with_is_switch_level_schedule(mut self, value: impl Into<bool>) -> Self {
+        self.is_switch_level_schedule = Some(value.into());
+        self
+    }
+}
 /// Upgrade switch query filter, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
@@ -11826,6 +12177,613 @@ impl UpgradeSwitchQueryFilterV1 {
     pub fn with_venue_id_list(mut self, value: impl Into<Vec<String>>) -> Self {
         self.venue_id_list = Some(value.into());
         self
+    }
+}
+/// Upgrade switch view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeSwitchView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `switchId`
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `isStack`
+    ///
+    /// Wire name `isStack`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
+    pub is_stack: Option<bool>,
+    /// `model`
+    ///
+    /// Wire name `model`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `currentFirmware`
+    ///
+    /// Wire name `currentFirmware`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(
+        rename = "currentFirmware",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_firmware: Option<String>,
+    /// `switchNextSchedule`
+    ///
+    /// Wire name `switchNextSchedule`; `SwitchScheduleView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(
+        rename = "switchNextSchedule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_next_schedule: Option<SwitchScheduleView>,
+    /// `venueNextSchedule`
+    ///
+    /// Wire name `venueNextSchedule`; `UpgradeScheduleFirmwareView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(
+        rename = "venueNextSchedule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_next_schedule: Option<UpgradeScheduleFirmwareView>,
+    /// `preDownload`
+    ///
+    /// Wire name `preDownload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
+    pub pre_download: Option<bool>,
+    /// `isSwitchLevelSchedule`
+    ///
+    /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
+    #[serde(
+        rename = "isSwitchLevelSchedule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_switch_level_schedule: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeSwitchView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            venue_id: None,
+            venue_name: None,
+            switch_id: None,
+            switch_name: None,
+            is_stack: None,
+            model: None,
+            current_firmware: None,
+            switch_next_schedule: None,
+            venue_next_schedule: None,
+            pre_download: None,
+            is_switch_level_schedule: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `isStack`.
+    pub fn with_is_stack(mut self, value: impl Into<bool>) -> Self {
+        self.is_stack = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `currentFirmware`.
+    pub fn with_current_firmware(mut self, value: impl Into<String>) -> Self {
+        self.current_firmware = Some(value.into());
+        self
+    }
+    /// Sets `switchNextSchedule`.
+    pub fn with_switch_next_schedule(
+        mut self,
+        value: impl Into<SwitchScheduleView>,
+    ) -> Self {
+        self.switch_next_schedule = Some(value.into());
+        self
+    }
+    /// Sets `venueNextSchedule`.
+    pub fn with_venue_next_schedule(
+        mut self,
+        value: impl Into<UpgradeScheduleFirmwareView>,
+    ) -> Self {
+        self.venue_next_schedule = Some(value.into());
+        self
+    }
+    /// Sets `preDownload`.
+    pub fn with_pre_download(mut self, value: impl Into<bool>) -> Self {
+        self.pre_download = Some(value.into());
+        self
+    }
+    /// Sets `isSwitchLevelSchedule`.
+    pub fn with_is_switch_level_schedule(mut self, value: impl Into<bool>) -> Self {
+        self.is_switch_level_schedule = Some(value.into());
+        self
+    }
+}
+/// Upgrade venue, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeVenue {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `switchFirmwareVersion`
+    ///
+    /// Wire name `switchFirmwareVersion`; `SwitchVersion`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(
+        rename = "switchFirmwareVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_firmware_version: Option<SwitchVersion>,
+    /// `switchFirmwareVersionAboveTen`
+    ///
+    /// Wire name `switchFirmwareVersionAboveTen`; `SwitchVersion`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(
+        rename = "switchFirmwareVersionAboveTen",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_firmware_version_above_ten: Option<SwitchVersion>,
+    /// `availableVersions`
+    ///
+    /// Wire name `availableVersions`; `array<SwitchVersion>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(
+        rename = "availableVersions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub available_versions: Option<Vec<SwitchVersion>>,
+    /// `nextSchedule`
+    ///
+    /// Wire name `nextSchedule`; `UpgradeScheduleView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(rename = "nextSchedule", default, skip_serializing_if = "Option::is_none")]
+    pub next_schedule: Option<UpgradeScheduleView>,
+    /// `lastScheduleUpdateTime`
+    ///
+    /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(
+        rename = "lastScheduleUpdateTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_schedule_update_time: Option<String>,
+    /// `preDownload`
+    ///
+    /// Wire name `preDownload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
+    pub pre_download: Option<bool>,
+    /// `switchCount`
+    ///
+    /// Wire name `switchCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
+    pub switch_count: Option<i64>,
+    /// `aboveTenSwitchCount`
+    ///
+    /// Wire name `aboveTenSwitchCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(
+        rename = "aboveTenSwitchCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub above_ten_switch_count: Option<i64>,
+    /// `status`
+    ///
+    /// Wire name `status`; `UpgradeVenueStatus`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<UpgradeVenueStatus>,
+    /// `scheduleCount`
+    ///
+    /// Wire name `scheduleCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
+    #[serde(rename = "scheduleCount", default, skip_serializing_if = "Option::is_none")]
+    pub schedule_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeVenue {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            venue_id: None,
+            venue_name: None,
+            switch_firmware_version: None,
+            switch_firmware_version_above_ten: None,
+            available_versions: None,
+            next_schedule: None,
+            last_schedule_update_time: None,
+            pre_download: None,
+            switch_count: None,
+            above_ten_switch_count: None,
+            status: None,
+            schedule_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `switchFirmwareVersion`.
+    pub fn with_switch_firmware_version(
+        mut self,
+        value: impl Into<SwitchVersion>,
+    ) -> Self {
+        self.switch_firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `switchFirmwareVersionAboveTen`.
+    pub fn with_switch_firmware_version_above_ten(
+        mut self,
+        value: impl Into<SwitchVersion>,
+    ) -> Self {
+        self.switch_firmware_version_above_ten = Some(value.into());
+        self
+    }
+    /// Sets `availableVersions`.
+    pub fn with_available_versions(
+        mut self,
+        value: impl Into<Vec<SwitchVersion>>,
+    ) -> Self {
+        self.available_versions = Some(value.into());
+        self
+    }
+    /// Sets `nextSchedule`.
+    pub fn with_next_schedule(mut self, value: impl Into<UpgradeScheduleView>) -> Self {
+        self.next_schedule = Some(value.into());
+        self
+    }
+    /// Sets `lastScheduleUpdateTime`.
+    pub fn with_last_schedule_update_time(mut self, value: impl Into<String>) -> Self {
+        self.last_schedule_update_time = Some(value.into());
+        self
+    }
+    /// Sets `preDownload`.
+    pub fn with_pre_download(mut self, value: impl Into<bool>) -> Self {
+        self.pre_download = Some(value.into());
+        self
+    }
+    /// Sets `switchCount`.
+    pub fn with_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.switch_count = Some(value.into());
+        self
+    }
+    /// Sets `aboveTenSwitchCount`.
+    pub fn with_above_ten_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.above_ten_switch_count = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<UpgradeVenueStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `scheduleCount`.
+    pub fn with_schedule_count(mut self, value: impl Into<i64>) -> Self {
+        self.schedule_count = Some(value.into());
+        self
+    }
+}
+/// Upgrade venue firmware view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UpgradeVenueFirmwareView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `versions`
+    ///
+    /// Wire name `versions`; `array<ModelVersionView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<ModelVersionView>>,
+    /// `nextSchedule`
+    ///
+    /// Wire name `nextSchedule`; `UpgradeScheduleFirmwareView`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(rename = "nextSchedule", default, skip_serializing_if = "Option::is_none")]
+    pub next_schedule: Option<UpgradeScheduleFirmwareView>,
+    /// `lastScheduleUpdateTime`
+    ///
+    /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(
+        rename = "lastScheduleUpdateTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_schedule_update_time: Option<String>,
+    /// `preDownload`
+    ///
+    /// Wire name `preDownload`; `boolean`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
+    pub pre_download: Option<bool>,
+    /// `switchCounts`
+    ///
+    /// Wire name `switchCounts`; `array<ModelSwitchCountView>`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(rename = "switchCounts", default, skip_serializing_if = "Option::is_none")]
+    pub switch_counts: Option<Vec<ModelSwitchCountView>>,
+    /// `status`
+    ///
+    /// Wire name `status`; `UpgradeVenueFirmwareViewStatus`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<UpgradeVenueFirmwareViewStatus>,
+    /// `scheduleCount`
+    ///
+    /// Wire name `scheduleCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
+    #[serde(rename = "scheduleCount", default, skip_serializing_if = "Option::is_none")]
+    pub schedule_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UpgradeVenueFirmwareView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            venue_id: None,
+            venue_name: None,
+            versions: None,
+            next_schedule: None,
+            last_schedule_update_time: None,
+            pre_download: None,
+            switch_counts: None,
+            status: None,
+            schedule_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `versions`.
+    pub fn with_versions(mut self, value: impl Into<Vec<ModelVersionView>>) -> Self {
+        self.versions = Some(value.into());
+        self
+    }
+    /// Sets `nextSchedule`.
+    pub fn with_next_schedule(
+        mut self,
+        value: impl Into<UpgradeScheduleFirmwareView>,
+    ) -> Self {
+        self.next_schedule = Some(value.into());
+        self
+    }
+    /// Sets `lastScheduleUpdateTime`.
+    pub fn with_last_schedule_update_time(mut self, value: impl Into<String>) -> Self {
+        self.last_schedule_update_time = Some(value.into());
+        self
+    }
+    /// Sets `preDownload`.
+    pub fn with_pre_download(mut self, value: impl Into<bool>) -> Self {
+        self.pre_download = Some(value.into());
+        self
+    }
+    /// Sets `switchCounts`.
+    pub fn with_switch_counts(
+        mut self,
+        value: impl Into<Vec<ModelSwitchCountView>>,
+    ) -> Self {
+        self.switch_counts = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<UpgradeVenueFirmwareViewStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `scheduleCount`.
+    pub fn with_schedule_count(mut self, value: impl Into<i64>) -> Self {
+        self.schedule_count = Some(value.into());
+        self
+    }
+}
+/// Upgrade venue firmware view status: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpgradeVenueFirmwareViewStatus {
+    /// `NONE`
+    None,
+    /// `INITIATE`
+    Initiate,
+    /// `SUCCESS`
+    Success,
+    /// `FAILED`
+    Failed,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpgradeVenueFirmwareViewStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Initiate => "INITIATE",
+            Self::Success => "SUCCESS",
+            Self::Failed => "FAILED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpgradeVenueFirmwareViewStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "INITIATE" => Self::Initiate,
+            "SUCCESS" => Self::Success,
+            "FAILED" => Self::Failed,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpgradeVenueFirmwareViewStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpgradeVenueFirmwareViewStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareViewStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Upgrade venue query filter, with the fields the official description lists.
@@ -12004,6 +12962,69 @@ impl UpgradeVenueQueryFilterV1 {
     pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
         self.firmware_version = Some(value.into());
         self
+    }
+}
+/// Upgrade venue status: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpgradeVenueStatus {
+    /// `NONE`
+    None,
+    /// `INITIATE`
+    Initiate,
+    /// `SUCCESS`
+    Success,
+    /// `FAILED`
+    Failed,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpgradeVenueStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Initiate => "INITIATE",
+            Self::Success => "SUCCESS",
+            Self::Failed => "FAILED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpgradeVenueStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "INITIATE" => Self::Initiate,
+            "SUCCESS" => Self::Success,
+            "FAILED" => Self::Failed,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpgradeVenueStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpgradeVenueStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Ve port, with the fields the official description lists.
@@ -14057,7 +15078,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVlans::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_switch_vlans(
@@ -14083,7 +15104,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVePorts::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_switch_ve_ports(
@@ -14109,7 +15130,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchDhcpServers::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_switch_dhcp_servers(
@@ -14135,7 +15156,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchAcls::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_switch_acls(
@@ -14161,7 +15182,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigBackups::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_switch_config_backups(
@@ -14742,7 +15763,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: array of raw JSON, shape not shown: The fields of a VLAN row are not shown by the document.
+    /// - Response 200: `array<SwitchVlanOverview>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueVlans::version`)
     ///
     /// Notes:
@@ -14813,7 +15834,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueVePorts::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_ve_ports(
@@ -14837,7 +15858,7 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAaaServers::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_aaa_servers(
@@ -15127,7 +16148,7 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /switchFirmwares/schedules/query` on the `network` API.
     ///
     /// - Request body (json, required): `UpgradeVenueQueryFilter`
-    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Response 200: `array<UpgradeVenueFirmwareView>`
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     ///
     /// Notes:
@@ -15153,7 +16174,7 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /switchFirmwares/schedules/query` on the `network` API.
     ///
     /// - Request body (json, required): `UpgradeVenueQueryFilterV1`
-    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Response 200: `array<UpgradeVenue>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySwitchFirmwareSchedulesV1::version`)
     ///
     /// Notes:
@@ -15179,7 +16200,7 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /switchFirmwares/schedules/switches/query` on the `network` API.
     ///
     /// - Request body (json, required): `UpgradeSwitchQueryFilter`
-    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Response 200: `array<UpgradeSwitchView>`
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     ///
     /// Notes:
@@ -15205,7 +16226,7 @@ impl<'a> SwitchesClient<'a> {
     /// `POST /switchFirmwares/schedules/switches/query` on the `network` API.
     ///
     /// - Request body (json, required): `UpgradeSwitchQueryFilterV1`
-    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Response 200: `array<UpgradeSwitch>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySwitchFirmwareScheduleSwitchesV1::version`)
     ///
     /// Notes:
@@ -18773,7 +19794,7 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -18795,14 +19816,14 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -18863,7 +19884,7 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -18885,14 +19906,14 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -18953,7 +19974,7 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -18975,14 +19996,14 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -19043,7 +20064,7 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -19065,14 +20086,14 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -19133,7 +20154,7 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -19155,14 +20176,14 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -20946,14 +21967,14 @@ impl<'a> QueryVenueVlans<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<SwitchVlanOverview>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<SwitchVlanOverview>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -21168,7 +22189,7 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -21190,14 +22211,14 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -21258,7 +22279,7 @@ impl<'a> QueryVenueAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -21280,14 +22301,14 @@ impl<'a> QueryVenueAaaServers<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -22129,14 +23150,14 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<UpgradeVenueFirmwareView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<UpgradeVenueFirmwareView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -22200,16 +23221,14 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<UpgradeVenue>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<UpgradeVenue>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -22254,14 +23273,14 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<UpgradeSwitchView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<UpgradeSwitchView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -22328,16 +23347,14 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<UpgradeSwitch>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<UpgradeSwitch>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

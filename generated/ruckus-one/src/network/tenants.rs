@@ -5036,6 +5036,590 @@ impl MspAdminRole {
         }
     }
 }
+/// Msp ec, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspEc {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `streetAddress`
+    ///
+    /// Wire name `streetAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "streetAddress", default, skip_serializing_if = "Option::is_none")]
+    pub street_address: Option<String>,
+    /// `city`
+    ///
+    /// Wire name `city`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// `state`
+    ///
+    /// Wire name `state`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// `country`
+    ///
+    /// Wire name `country`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `postalCode`
+    ///
+    /// Wire name `postalCode`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "postalCode", default, skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+    /// `mspAdminCount`
+    ///
+    /// Wire name `mspAdminCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspAdminCount", default, skip_serializing_if = "Option::is_none")]
+    pub msp_admin_count: Option<i64>,
+    /// `mspEcAdminCount`
+    ///
+    /// Wire name `mspEcAdminCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "mspEcAdminCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_ec_admin_count: Option<i64>,
+    /// `entitlements`
+    ///
+    /// Wire name `entitlements`; `array<ViewmodelEntitlement>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entitlements: Option<Vec<ViewmodelEntitlement>>,
+    /// `mspTenantId`
+    ///
+    /// Wire name `mspTenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspTenantId", default, skip_serializing_if = "Option::is_none")]
+    pub msp_tenant_id: Option<String>,
+    /// `status`
+    ///
+    /// Wire name `status`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `accountType`
+    ///
+    /// Wire name `accountType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
+    pub account_type: Option<String>,
+    /// `creationDate`
+    ///
+    /// Wire name `creationDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
+    pub creation_date: Option<String>,
+    /// `lastUpdTime`
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_upd_time: Option<String>,
+    /// `mspAdmins`
+    ///
+    /// Wire name `mspAdmins`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspAdmins", default, skip_serializing_if = "Option::is_none")]
+    pub msp_admins: Option<Vec<String>>,
+    /// `mspLabel`
+    ///
+    /// Wire name `mspLabel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspLabel", default, skip_serializing_if = "Option::is_none")]
+    pub msp_label: Option<String>,
+    /// `delegatedTo`
+    ///
+    /// Wire name `delegatedTo`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "delegatedTo", default, skip_serializing_if = "Option::is_none")]
+    pub delegated_to: Option<String>,
+    /// `delegationExpiryDate`
+    ///
+    /// Wire name `delegationExpiryDate`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "delegationExpiryDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub delegation_expiry_date: Option<i64>,
+    /// `mspName`
+    ///
+    /// Wire name `mspName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspName", default, skip_serializing_if = "Option::is_none")]
+    pub msp_name: Option<String>,
+    /// `mspecName`
+    ///
+    /// Wire name `mspecName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspecName", default, skip_serializing_if = "Option::is_none")]
+    pub mspec_name: Option<String>,
+    /// `mspecId`
+    ///
+    /// Wire name `mspecId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "mspecId", default, skip_serializing_if = "Option::is_none")]
+    pub mspec_id: Option<String>,
+    /// `wifiLicenses`
+    ///
+    /// Wire name `wifiLicenses`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "wifiLicenses", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_licenses: Option<i64>,
+    /// `switchLicenses`
+    ///
+    /// Wire name `switchLicenses`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "switchLicenses", default, skip_serializing_if = "Option::is_none")]
+    pub switch_licenses: Option<i64>,
+    /// `edgeLicenses`
+    ///
+    /// Wire name `edgeLicenses`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "edgeLicenses", default, skip_serializing_if = "Option::is_none")]
+    pub edge_licenses: Option<i64>,
+    /// `virtualEdgeLicenses`
+    ///
+    /// Wire name `virtualEdgeLicenses`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "virtualEdgeLicenses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub virtual_edge_licenses: Option<i64>,
+    /// `rwgLicenses`
+    ///
+    /// Wire name `rwgLicenses`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "rwgLicenses", default, skip_serializing_if = "Option::is_none")]
+    pub rwg_licenses: Option<i64>,
+    /// `apSwLicenses`
+    ///
+    /// Wire name `apSwLicenses`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "apSwLicenses", default, skip_serializing_if = "Option::is_none")]
+    pub ap_sw_licenses: Option<i64>,
+    /// `tenantType`
+    ///
+    /// Wire name `tenantType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "tenantType", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_type: Option<String>,
+    /// `integrator`
+    ///
+    /// Wire name `integrator`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integrator: Option<String>,
+    /// `installer`
+    ///
+    /// Wire name `installer`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installer: Option<String>,
+    /// `integrators`
+    ///
+    /// Wire name `integrators`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integrators: Option<Vec<String>>,
+    /// `installers`
+    ///
+    /// Wire name `installers`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installers: Option<Vec<String>>,
+    /// `assignedMspEcList`
+    ///
+    /// Wire name `assignedMspEcList`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "assignedMspEcList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub assigned_msp_ec_list: Option<Vec<String>>,
+    /// `mspIntegratorAdminCount`
+    ///
+    /// Wire name `mspIntegratorAdminCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "mspIntegratorAdminCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_integrator_admin_count: Option<i64>,
+    /// `mspIntegratorAdmins`
+    ///
+    /// Wire name `mspIntegratorAdmins`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "mspIntegratorAdmins",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_integrator_admins: Option<Vec<String>>,
+    /// `mspInstallerAdminCount`
+    ///
+    /// Wire name `mspInstallerAdminCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "mspInstallerAdminCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_installer_admin_count: Option<i64>,
+    /// `mspInstallerAdmins`
+    ///
+    /// Wire name `mspInstallerAdmins`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "mspInstallerAdmins",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub msp_installer_admins: Option<Vec<String>>,
+    /// `priorityIncidents`
+    ///
+    /// Wire name `priorityIncidents`; `PriorityIncidents`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "priorityIncidents",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub priority_incidents: Option<PriorityIncidents>,
+    /// `installerCount`
+    ///
+    /// Wire name `installerCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "installerCount", default, skip_serializing_if = "Option::is_none")]
+    pub installer_count: Option<i64>,
+    /// `integratorCount`
+    ///
+    /// Wire name `integratorCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(
+        rename = "integratorCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub integrator_count: Option<i64>,
+    /// `customerCount`
+    ///
+    /// Wire name `customerCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "customerCount", default, skip_serializing_if = "Option::is_none")]
+    pub customer_count: Option<i64>,
+    /// `accountTier`
+    ///
+    /// Wire name `accountTier`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
+    #[serde(rename = "accountTier", default, skip_serializing_if = "Option::is_none")]
+    pub account_tier: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspEc {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            street_address: None,
+            city: None,
+            state: None,
+            country: None,
+            postal_code: None,
+            msp_admin_count: None,
+            msp_ec_admin_count: None,
+            entitlements: None,
+            msp_tenant_id: None,
+            status: None,
+            account_type: None,
+            creation_date: None,
+            last_upd_time: None,
+            msp_admins: None,
+            msp_label: None,
+            delegated_to: None,
+            delegation_expiry_date: None,
+            msp_name: None,
+            mspec_name: None,
+            mspec_id: None,
+            wifi_licenses: None,
+            switch_licenses: None,
+            edge_licenses: None,
+            virtual_edge_licenses: None,
+            rwg_licenses: None,
+            ap_sw_licenses: None,
+            tenant_type: None,
+            integrator: None,
+            installer: None,
+            integrators: None,
+            installers: None,
+            assigned_msp_ec_list: None,
+            msp_integrator_admin_count: None,
+            msp_integrator_admins: None,
+            msp_installer_admin_count: None,
+            msp_installer_admins: None,
+            priority_incidents: None,
+            installer_count: None,
+            integrator_count: None,
+            customer_count: None,
+            account_tier: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `streetAddress`.
+    pub fn with_street_address(mut self, value: impl Into<String>) -> Self {
+        self.street_address = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `postalCode`.
+    pub fn with_postal_code(mut self, value: impl Into<String>) -> Self {
+        self.postal_code = Some(value.into());
+        self
+    }
+    /// Sets `mspAdminCount`.
+    pub fn with_msp_admin_count(mut self, value: impl Into<i64>) -> Self {
+        self.msp_admin_count = Some(value.into());
+        self
+    }
+    /// Sets `mspEcAdminCount`.
+    pub fn with_msp_ec_admin_count(mut self, value: impl Into<i64>) -> Self {
+        self.msp_ec_admin_count = Some(value.into());
+        self
+    }
+    /// Sets `entitlements`.
+    pub fn with_entitlements(
+        mut self,
+        value: impl Into<Vec<ViewmodelEntitlement>>,
+    ) -> Self {
+        self.entitlements = Some(value.into());
+        self
+    }
+    /// Sets `mspTenantId`.
+    pub fn with_msp_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `accountType`.
+    pub fn with_account_type(mut self, value: impl Into<String>) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    /// Sets `creationDate`.
+    pub fn with_creation_date(mut self, value: impl Into<String>) -> Self {
+        self.creation_date = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `mspAdmins`.
+    pub fn with_msp_admins(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_admins = Some(value.into());
+        self
+    }
+    /// Sets `mspLabel`.
+    pub fn with_msp_label(mut self, value: impl Into<String>) -> Self {
+        self.msp_label = Some(value.into());
+        self
+    }
+    /// Sets `delegatedTo`.
+    pub fn with_delegated_to(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to = Some(value.into());
+        self
+    }
+    /// Sets `delegationExpiryDate`.
+    pub fn with_delegation_expiry_date(mut self, value: impl Into<i64>) -> Self {
+        self.delegation_expiry_date = Some(value.into());
+        self
+    }
+    /// Sets `mspName`.
+    pub fn with_msp_name(mut self, value: impl Into<String>) -> Self {
+        self.msp_name = Some(value.into());
+        self
+    }
+    /// Sets `mspecName`.
+    pub fn with_mspec_name(mut self, value: impl Into<String>) -> Self {
+        self.mspec_name = Some(value.into());
+        self
+    }
+    /// Sets `mspecId`.
+    pub fn with_mspec_id(mut self, value: impl Into<String>) -> Self {
+        self.mspec_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiLicenses`.
+    pub fn with_wifi_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.wifi_licenses = Some(value.into());
+        self
+    }
+    /// Sets `switchLicenses`.
+    pub fn with_switch_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.switch_licenses = Some(value.into());
+        self
+    }
+    /// Sets `edgeLicenses`.
+    pub fn with_edge_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.edge_licenses = Some(value.into());
+        self
+    }
+    /// Sets `virtualEdgeLicenses`.
+    pub fn with_virtual_edge_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.virtual_edge_licenses = Some(value.into());
+        self
+    }
+    /// Sets `rwgLicenses`.
+    pub fn with_rwg_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.rwg_licenses = Some(value.into());
+        self
+    }
+    /// Sets `apSwLicenses`.
+    pub fn with_ap_sw_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.ap_sw_licenses = Some(value.into());
+        self
+    }
+    /// Sets `tenantType`.
+    pub fn with_tenant_type(mut self, value: impl Into<String>) -> Self {
+        self.tenant_type = Some(value.into());
+        self
+    }
+    /// Sets `integrator`.
+    pub fn with_integrator(mut self, value: impl Into<String>) -> Self {
+        self.integrator = Some(value.into());
+        self
+    }
+    /// Sets `installer`.
+    pub fn with_installer(mut self, value: impl Into<String>) -> Self {
+        self.installer = Some(value.into());
+        self
+    }
+    /// Sets `integrators`.
+    pub fn with_integrators(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.integrators = Some(value.into());
+        self
+    }
+    /// Sets `installers`.
+    pub fn with_installers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.installers = Some(value.into());
+        self
+    }
+    /// Sets `assignedMspEcList`.
+    pub fn with_assigned_msp_ec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.assigned_msp_ec_list = Some(value.into());
+        self
+    }
+    /// Sets `mspIntegratorAdminCount`.
+    pub fn with_msp_integrator_admin_count(mut self, value: impl Into<i64>) -> Self {
+        self.msp_integrator_admin_count = Some(value.into());
+        self
+    }
+    /// Sets `mspIntegratorAdmins`.
+    pub fn with_msp_integrator_admins(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_integrator_admins = Some(value.into());
+        self
+    }
+    /// Sets `mspInstallerAdminCount`.
+    pub fn with_msp_installer_admin_count(mut self, value: impl Into<i64>) -> Self {
+        self.msp_installer_admin_count = Some(value.into());
+        self
+    }
+    /// Sets `mspInstallerAdmins`.
+    pub fn with_msp_installer_admins(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_installer_admins = Some(value.into());
+        self
+    }
+    /// Sets `priorityIncidents`.
+    pub fn with_priority_incidents(
+        mut self,
+        value: impl Into<PriorityIncidents>,
+    ) -> Self {
+        self.priority_incidents = Some(value.into());
+        self
+    }
+    /// Sets `installerCount`.
+    pub fn with_installer_count(mut self, value: impl Into<i64>) -> Self {
+        self.installer_count = Some(value.into());
+        self
+    }
+    /// Sets `integratorCount`.
+    pub fn with_integrator_count(mut self, value: impl Into<i64>) -> Self {
+        self.integrator_count = Some(value.into());
+        self
+    }
+    /// Sets `customerCount`.
+    pub fn with_customer_count(mut self, value: impl Into<i64>) -> Self {
+        self.customer_count = Some(value.into());
+        self
+    }
+    /// Sets `accountTier`.
+    pub fn with_account_tier(mut self, value: impl Into<String>) -> Self {
+        self.account_tier = Some(value.into());
+        self
+    }
+}
 /// Msp ec account view, with the fields the official description lists.
 ///
 /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
@@ -6424,6 +7008,74 @@ impl PreferredWisprProvider {
         self
     }
 }
+/// Priority incidents, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PriorityIncidents {
+    /// `p1`
+    ///
+    /// Wire name `p1`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p1: Option<String>,
+    /// `p2`
+    ///
+    /// Wire name `p2`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p2: Option<String>,
+    /// `p3`
+    ///
+    /// Wire name `p3`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p3: Option<String>,
+    /// `p4`
+    ///
+    /// Wire name `p4`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p4: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PriorityIncidents {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            p1: None,
+            p2: None,
+            p3: None,
+            p4: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `p1`.
+    pub fn with_p1(mut self, value: impl Into<String>) -> Self {
+        self.p1 = Some(value.into());
+        self
+    }
+    /// Sets `p2`.
+    pub fn with_p2(mut self, value: impl Into<String>) -> Self {
+        self.p2 = Some(value.into());
+        self
+    }
+    /// Sets `p3`.
+    pub fn with_p3(mut self, value: impl Into<String>) -> Self {
+        self.p3 = Some(value.into());
+        self
+    }
+    /// Sets `p4`.
+    pub fn with_p4(mut self, value: impl Into<String>) -> Self {
+        self.p4 = Some(value.into());
+        self
+    }
+}
 /// Privacy feature, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
@@ -6770,6 +7422,117 @@ impl PrivilegeGroup {
     /// Sets `parentId`.
     pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
         self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Query response msp ec, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseMspEc {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<MspEc>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<MspEc>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseMspEc {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<MspEc>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
         self
     }
 }
@@ -8804,6 +9567,317 @@ impl UpdateMspRequest {
         self
     }
 }
+/// Viewmodel entitlement, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelEntitlement {
+    /// `expirationDateTs`
+    ///
+    /// Wire name `expirationDateTs`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "expirationDateTs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_date_ts: Option<String>,
+    /// `consumed`
+    ///
+    /// Wire name `consumed`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumed: Option<String>,
+    /// `quantity`
+    ///
+    /// Wire name `quantity`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<String>,
+    /// `entitlementDeviceType`
+    ///
+    /// Wire name `entitlementDeviceType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "entitlementDeviceType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub entitlement_device_type: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_date: Option<String>,
+    /// `entitlementDeviceSubType`
+    ///
+    /// Wire name `entitlementDeviceSubType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "entitlementDeviceSubType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub entitlement_device_sub_type: Option<String>,
+    /// `toBeRemovedQuantity`
+    ///
+    /// Wire name `toBeRemovedQuantity`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "toBeRemovedQuantity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub to_be_removed_quantity: Option<i64>,
+    /// `accountType`
+    ///
+    /// Wire name `accountType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
+    pub account_type: Option<String>,
+    /// `wifiDeviceCount`
+    ///
+    /// Wire name `wifiDeviceCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "wifiDeviceCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_device_count: Option<String>,
+    /// `switchDeviceCount`
+    ///
+    /// Wire name `switchDeviceCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "switchDeviceCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_device_count: Option<String>,
+    /// `edgeDeviceCount`
+    ///
+    /// Wire name `edgeDeviceCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "edgeDeviceCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub edge_device_count: Option<String>,
+    /// `virtualEdgeDeviceCount`
+    ///
+    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "virtualEdgeDeviceCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub virtual_edge_device_count: Option<String>,
+    /// `rwgDeviceCount`
+    ///
+    /// Wire name `rwgDeviceCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(rename = "rwgDeviceCount", default, skip_serializing_if = "Option::is_none")]
+    pub rwg_device_count: Option<String>,
+    /// `adaptivePolicyCount`
+    ///
+    /// Wire name `adaptivePolicyCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "adaptivePolicyCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub adaptive_policy_count: Option<String>,
+    /// `piNetworkCount`
+    ///
+    /// Wire name `piNetworkCount`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(rename = "piNetworkCount", default, skip_serializing_if = "Option::is_none")]
+    pub pi_network_count: Option<String>,
+    /// `outOfComplianceDevices`
+    ///
+    /// Wire name `outOfComplianceDevices`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "outOfComplianceDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub out_of_compliance_devices: Option<String>,
+    /// `futureOutOfComplianceDevices`
+    ///
+    /// Wire name `futureOutOfComplianceDevices`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "futureOutOfComplianceDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub future_out_of_compliance_devices: Option<String>,
+    /// `futureOfComplianceDate`
+    ///
+    /// Wire name `futureOfComplianceDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
+    #[serde(
+        rename = "futureOfComplianceDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub future_of_compliance_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelEntitlement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            expiration_date_ts: None,
+            consumed: None,
+            quantity: None,
+            entitlement_device_type: None,
+            tenant_id: None,
+            type_: None,
+            expiration_date: None,
+            entitlement_device_sub_type: None,
+            to_be_removed_quantity: None,
+            account_type: None,
+            wifi_device_count: None,
+            switch_device_count: None,
+            edge_device_count: None,
+            virtual_edge_device_count: None,
+            rwg_device_count: None,
+            adaptive_policy_count: None,
+            pi_network_count: None,
+            out_of_compliance_devices: None,
+            future_out_of_compliance_devices: None,
+            future_of_compliance_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `expirationDateTs`.
+    pub fn with_expiration_date_ts(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date_ts = Some(value.into());
+        self
+    }
+    /// Sets `consumed`.
+    pub fn with_consumed(mut self, value: impl Into<String>) -> Self {
+        self.consumed = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<String>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `entitlementDeviceType`.
+    pub fn with_entitlement_device_type(mut self, value: impl Into<String>) -> Self {
+        self.entitlement_device_type = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `entitlementDeviceSubType`.
+    pub fn with_entitlement_device_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.entitlement_device_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `toBeRemovedQuantity`.
+    pub fn with_to_be_removed_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.to_be_removed_quantity = Some(value.into());
+        self
+    }
+    /// Sets `accountType`.
+    pub fn with_account_type(mut self, value: impl Into<String>) -> Self {
+        self.account_type = Some(value.into());
+        self
+    }
+    /// Sets `wifiDeviceCount`.
+    pub fn with_wifi_device_count(mut self, value: impl Into<String>) -> Self {
+        self.wifi_device_count = Some(value.into());
+        self
+    }
+    /// Sets `switchDeviceCount`.
+    pub fn with_switch_device_count(mut self, value: impl Into<String>) -> Self {
+        self.switch_device_count = Some(value.into());
+        self
+    }
+    /// Sets `edgeDeviceCount`.
+    pub fn with_edge_device_count(mut self, value: impl Into<String>) -> Self {
+        self.edge_device_count = Some(value.into());
+        self
+    }
+    /// Sets `virtualEdgeDeviceCount`.
+    pub fn with_virtual_edge_device_count(mut self, value: impl Into<String>) -> Self {
+        self.virtual_edge_device_count = Some(value.into());
+        self
+    }
+    /// Sets `rwgDeviceCount`.
+    pub fn with_rwg_device_count(mut self, value: impl Into<String>) -> Self {
+        self.rwg_device_count = Some(value.into());
+        self
+    }
+    /// Sets `adaptivePolicyCount`.
+    pub fn with_adaptive_policy_count(mut self, value: impl Into<String>) -> Self {
+        self.adaptive_policy_count = Some(value.into());
+        self
+    }
+    /// Sets `piNetworkCount`.
+    pub fn with_pi_network_count(mut self, value: impl Into<String>) -> Self {
+        self.pi_network_count = Some(value.into());
+        self
+    }
+    /// Sets `outOfComplianceDevices`.
+    pub fn with_out_of_compliance_devices(mut self, value: impl Into<String>) -> Self {
+        self.out_of_compliance_devices = Some(value.into());
+        self
+    }
+    /// Sets `futureOutOfComplianceDevices`.
+    pub fn with_future_out_of_compliance_devices(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.future_out_of_compliance_devices = Some(value.into());
+        self
+    }
+    /// Sets `futureOfComplianceDate`.
+    pub fn with_future_of_compliance_date(mut self, value: impl Into<String>) -> Self {
+        self.future_of_compliance_date = Some(value.into());
+        self
+    }
+}
 /// tenants: the 68 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().tenants()`; each method returns a request builder, and nothing
@@ -8903,7 +9977,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Query parameter `delegation` (`string`, builder method `delegation`)
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult` (A page of end-customer tenants.)
+    /// - Response 200: `QueryResponseMspEc` (A page of end-customer tenants.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMspEcs::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
@@ -9377,7 +10451,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `GET /tenants/notificationRecipients` on the `network` API.
     ///
-    /// - Response 200: `array<json>` (The recipients.)
+    /// - Response 200: `array<NotificationRecipientRbacdto>` (The recipients.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantNotificationRecipients::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
     pub fn list_tenant_notification_recipients(
@@ -9398,14 +10472,14 @@ impl<'a> TenantsClient<'a> {
     ///
     /// `DELETE /tenants/notificationRecipients` on the `network` API.
     ///
-    /// - Request body (json, required): `array<json>`
+    /// - Request body (json, required): `array<NotificationRecipient>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
     pub fn delete_tenant_notification_recipients(
         &self,
-        body: &Vec<serde_json::Value>,
+        body: &Vec<NotificationRecipient>,
     ) -> DeleteTenantNotificationRecipients<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9602,7 +10676,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /admins` on the `network` API.
     ///
     /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
-    /// - Response 200: `array<json>` (The administrators.)
+    /// - Response 200: `array<AdminView>` (The administrators.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdmins::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
     pub fn list_admins(&self) -> ListAdmins<'a> {
@@ -10547,13 +11621,13 @@ impl<'a> QueryMspEcs<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseMspEc> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspEc> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -10567,16 +11641,14 @@ impl<'a> QueryMspEcs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<QueryResponseMspEc, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseMspEc>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12312,14 +13384,14 @@ impl<'a> ListTenantNotificationRecipients<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<NotificationRecipientRbacdto>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<NotificationRecipientRbacdto>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -13206,16 +14278,14 @@ impl<'a> ListAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Vec<AdminView>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<Vec<serde_json::Value>>,
+        ruckus_one_runtime::Response<Vec<AdminView>>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

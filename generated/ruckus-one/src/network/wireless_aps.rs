@@ -32,31 +32,6 @@ pub struct AccessPoint {
     /// Wire name `tags`; `array<string>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `deviceGps`
-    ///
-    /// Wire name `deviceGps`; `DeviceGps`; optional.
-    #[serde(rename = "deviceGps", default, skip_serializing_if = "Option::is_none")]
-    pub device_gps: Option<super::common::DeviceGps>,
-    /// `loginPassword`
-    ///
-    /// Wire name `loginPassword`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "loginPassword", default, skip_serializing_if = "Option::is_none")]
-    pub login_password: Option<ruckus_one_runtime::Secret>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; default: null; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -68,11 +43,6 @@ impl AccessPoint {
             bss_coloring: None,
             client_admission_control: None,
             tags: None,
-            description: None,
-            device_gps: None,
-            login_password: None,
-            model: None,
-            name: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -92,37 +62,6 @@ impl AccessPoint {
     /// Sets `tags`.
     pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
         self.tags = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `deviceGps`.
-    pub fn with_device_gps(
-        mut self,
-        value: impl Into<super::common::DeviceGps>,
-    ) -> Self {
-        self.device_gps = Some(value.into());
-        self
-    }
-    /// Sets `loginPassword`.
-    pub fn with_login_password(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.login_password = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
         self
     }
 }
@@ -1381,6 +1320,308 @@ impl ApClient {
         self
     }
 }
+/// Ap client query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApClientQueryData {
+    /// `modelName`
+    ///
+    /// Wire name `modelName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "modelName", default, skip_serializing_if = "Option::is_none")]
+    pub model_name: Option<String>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<String>,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// `osType`
+    ///
+    /// Wire name `osType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "osType", default, skip_serializing_if = "Option::is_none")]
+    pub os_type: Option<String>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `hostname`
+    ///
+    /// Wire name `hostname`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `authenticationStatus`
+    ///
+    /// Wire name `authenticationStatus`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(
+        rename = "authenticationStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_status: Option<i64>,
+    /// `wifiCallingEnabled`
+    ///
+    /// Wire name `wifiCallingEnabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(
+        rename = "wifiCallingEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_calling_enabled: Option<bool>,
+    /// `mldMacAddress`
+    ///
+    /// Wire name `mldMacAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "mldMacAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mld_mac_address: Option<String>,
+    /// `band`
+    ///
+    /// Wire name `band`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// `cpeMacAddress`
+    ///
+    /// Wire name `cpeMacAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "cpeMacAddress", default, skip_serializing_if = "Option::is_none")]
+    pub cpe_mac_address: Option<String>,
+    /// `connectedTime`
+    ///
+    /// Wire name `connectedTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "connectedTime", default, skip_serializing_if = "Option::is_none")]
+    pub connected_time: Option<String>,
+    /// `lastUpdatedTime`
+    ///
+    /// Wire name `lastUpdatedTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(
+        rename = "lastUpdatedTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_updated_time: Option<String>,
+    /// `venueInformation`
+    ///
+    /// Wire name `venueInformation`; `VenueInformation`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(
+        rename = "venueInformation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_information: Option<VenueInformation>,
+    /// `apInformation`
+    ///
+    /// Wire name `apInformation`; `ApInformation`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "apInformation", default, skip_serializing_if = "Option::is_none")]
+    pub ap_information: Option<ApInformation>,
+    /// `networkInformation`
+    ///
+    /// Wire name `networkInformation`; `NetworkInformation`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(
+        rename = "networkInformation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub network_information: Option<NetworkInformation>,
+    /// `signalStatus`
+    ///
+    /// Wire name `signalStatus`; `SignalStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "signalStatus", default, skip_serializing_if = "Option::is_none")]
+    pub signal_status: Option<SignalStatus>,
+    /// `radioStatus`
+    ///
+    /// Wire name `radioStatus`; `RadioStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "radioStatus", default, skip_serializing_if = "Option::is_none")]
+    pub radio_status: Option<RadioStatus>,
+    /// `wifiCallingStatus`
+    ///
+    /// Wire name `wifiCallingStatus`; `WifiCallingStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(
+        rename = "wifiCallingStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_calling_status: Option<WifiCallingStatus>,
+    /// `trafficStatus`
+    ///
+    /// Wire name `trafficStatus`; `TrafficStatus`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
+    #[serde(rename = "trafficStatus", default, skip_serializing_if = "Option::is_none")]
+    pub traffic_status: Option<TrafficStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApClientQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            model_name: None,
+            device_type: None,
+            mac_address: None,
+            os_type: None,
+            ip_address: None,
+            username: None,
+            hostname: None,
+            authentication_status: None,
+            wifi_calling_enabled: None,
+            mld_mac_address: None,
+            band: None,
+            cpe_mac_address: None,
+            connected_time: None,
+            last_updated_time: None,
+            venue_information: None,
+            ap_information: None,
+            network_information: None,
+            signal_status: None,
+            radio_status: None,
+            wifi_calling_status: None,
+            traffic_status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `modelName`.
+    pub fn with_model_name(mut self, value: impl Into<String>) -> Self {
+        self.model_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<String>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `osType`.
+    pub fn with_os_type(mut self, value: impl Into<String>) -> Self {
+        self.os_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `authenticationStatus`.
+    pub fn with_authentication_status(mut self, value: impl Into<i64>) -> Self {
+        self.authentication_status = Some(value.into());
+        self
+    }
+    /// Sets `wifiCallingEnabled`.
+    pub fn with_wifi_calling_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi_calling_enabled = Some(value.into());
+        self
+    }
+    /// Sets `mldMacAddress`.
+    pub fn with_mld_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mld_mac_address = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `cpeMacAddress`.
+    pub fn with_cpe_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.cpe_mac_address = Some(value.into());
+        self
+    }
+    /// Sets `connectedTime`.
+    pub fn with_connected_time(mut self, value: impl Into<String>) -> Self {
+        self.connected_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdatedTime`.
+    pub fn with_last_updated_time(mut self, value: impl Into<String>) -> Self {
+        self.last_updated_time = Some(value.into());
+        self
+    }
+    /// Sets `venueInformation`.
+    pub fn with_venue_information(mut self, value: impl Into<VenueInformation>) -> Self {
+        self.venue_information = Some(value.into());
+        self
+    }
+    /// Sets `apInformation`.
+    pub fn with_ap_information(mut self, value: impl Into<ApInformation>) -> Self {
+        self.ap_information = Some(value.into());
+        self
+    }
+    /// Sets `networkInformation`.
+    pub fn with_network_information(
+        mut self,
+        value: impl Into<NetworkInformation>,
+    ) -> Self {
+        self.network_information = Some(value.into());
+        self
+    }
+    /// Sets `signalStatus`.
+    pub fn with_signal_status(mut self, value: impl Into<SignalStatus>) -> Self {
+        self.signal_status = Some(value.into());
+        self
+    }
+    /// Sets `radioStatus`.
+    pub fn with_radio_status(mut self, value: impl Into<RadioStatus>) -> Self {
+        self.radio_status = Some(value.into());
+        self
+    }
+    /// Sets `wifiCallingStatus`.
+    pub fn with_wifi_calling_status(
+        mut self,
+        value: impl Into<WifiCallingStatus>,
+    ) -> Self {
+        self.wifi_calling_status = Some(value.into());
+        self
+    }
+    /// Sets `trafficStatus`.
+    pub fn with_traffic_status(mut self, value: impl Into<TrafficStatus>) -> Self {
+        self.traffic_status = Some(value.into());
+        self
+    }
+}
 /// Ap client status: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient (inline)).
@@ -1969,6 +2210,74 @@ impl ApGroup {
     /// Sets `venueId`.
     pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
         self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Ap information, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApInformation {
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// `bssid`
+    ///
+    /// Wire name `bssid`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bssid: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApInformation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            serial_number: None,
+            name: None,
+            mac_address: None,
+            bssid: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `bssid`.
+    pub fn with_bssid(mut self, value: impl Into<String>) -> Self {
+        self.bssid = Some(value.into());
         self
     }
 }
@@ -11887,6 +12196,465 @@ impl ImportError {
         self
     }
 }
+/// Network information, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NetworkInformation {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// `encryptionMethod`
+    ///
+    /// Wire name `encryptionMethod`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(
+        rename = "encryptionMethod",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub encryption_method: Option<String>,
+    /// `authenticationMethod`
+    ///
+    /// Wire name `authenticationMethod`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(
+        rename = "authenticationMethod",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authentication_method: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<i64>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vni: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NetworkInformation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            type_: None,
+            ssid: None,
+            encryption_method: None,
+            authentication_method: None,
+            vlan: None,
+            vni: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `encryptionMethod`.
+    pub fn with_encryption_method(mut self, value: impl Into<String>) -> Self {
+        self.encryption_method = Some(value.into());
+        self
+    }
+    /// Sets `authenticationMethod`.
+    pub fn with_authentication_method(mut self, value: impl Into<String>) -> Self {
+        self.authentication_method = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
+    }
+}
+/// Query response ap client query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseApClientQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<ApClientQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<ApClientQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseApClientQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<ApClientQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Radio status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadioStatus {
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `channel`
+    ///
+    /// Wire name `channel`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadioStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            channel: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `channel`.
+    pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+}
+/// Signal status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SignalStatus {
+    /// `snr`
+    ///
+    /// Wire name `snr`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snr: Option<i64>,
+    /// `rssi`
+    ///
+    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rssi: Option<i64>,
+    /// `noiseFloor`
+    ///
+    /// Wire name `noiseFloor`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
+    #[serde(rename = "noiseFloor", default, skip_serializing_if = "Option::is_none")]
+    pub noise_floor: Option<i64>,
+    /// `health`
+    ///
+    /// Wire name `health`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<String>,
+    /// `healthDescription`
+    ///
+    /// Wire name `healthDescription`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
+    #[serde(
+        rename = "healthDescription",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub health_description: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SignalStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            snr: None,
+            rssi: None,
+            noise_floor: None,
+            health: None,
+            health_description: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `snr`.
+    pub fn with_snr(mut self, value: impl Into<i64>) -> Self {
+        self.snr = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `noiseFloor`.
+    pub fn with_noise_floor(mut self, value: impl Into<i64>) -> Self {
+        self.noise_floor = Some(value.into());
+        self
+    }
+    /// Sets `health`.
+    pub fn with_health(mut self, value: impl Into<String>) -> Self {
+        self.health = Some(value.into());
+        self
+    }
+    /// Sets `healthDescription`.
+    pub fn with_health_description(mut self, value: impl Into<String>) -> Self {
+        self.health_description = Some(value.into());
+        self
+    }
+}
+/// Traffic status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TrafficStatus {
+    /// `trafficToClient`
+    ///
+    /// Wire name `trafficToClient`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+    #[serde(
+        rename = "trafficToClient",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub traffic_to_client: Option<i64>,
+    /// `trafficFromClient`
+    ///
+    /// Wire name `trafficFromClient`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+    #[serde(
+        rename = "trafficFromClient",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub traffic_from_client: Option<i64>,
+    /// `packetsToClient`
+    ///
+    /// Wire name `packetsToClient`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+    #[serde(
+        rename = "packetsToClient",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub packets_to_client: Option<i64>,
+    /// `packetsFromClient`
+    ///
+    /// Wire name `packetsFromClient`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+    #[serde(
+        rename = "packetsFromClient",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub packets_from_client: Option<i64>,
+    /// `framesDropped`
+    ///
+    /// Wire name `framesDropped`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+    #[serde(rename = "framesDropped", default, skip_serializing_if = "Option::is_none")]
+    pub frames_dropped: Option<i64>,
+    /// `totalTraffic`
+    ///
+    /// Wire name `totalTraffic`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
+    #[serde(rename = "totalTraffic", default, skip_serializing_if = "Option::is_none")]
+    pub total_traffic: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TrafficStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            traffic_to_client: None,
+            traffic_from_client: None,
+            packets_to_client: None,
+            packets_from_client: None,
+            frames_dropped: None,
+            total_traffic: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `trafficToClient`.
+    pub fn with_traffic_to_client(mut self, value: impl Into<i64>) -> Self {
+        self.traffic_to_client = Some(value.into());
+        self
+    }
+    /// Sets `trafficFromClient`.
+    pub fn with_traffic_from_client(mut self, value: impl Into<i64>) -> Self {
+        self.traffic_from_client = Some(value.into());
+        self
+    }
+    /// Sets `packetsToClient`.
+    pub fn with_packets_to_client(mut self, value: impl Into<i64>) -> Self {
+        self.packets_to_client = Some(value.into());
+        self
+    }
+    /// Sets `packetsFromClient`.
+    pub fn with_packets_from_client(mut self, value: impl Into<i64>) -> Self {
+        self.packets_from_client = Some(value.into());
+        self
+    }
+    /// Sets `framesDropped`.
+    pub fn with_frames_dropped(mut self, value: impl Into<i64>) -> Self {
+        self.frames_dropped = Some(value.into());
+        self
+    }
+    /// Sets `totalTraffic`.
+    pub fn with_total_traffic(mut self, value: impl Into<i64>) -> Self {
+        self.total_traffic = Some(value.into());
+        self
+    }
+}
 /// Venue ap snmp agent profile settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
@@ -11920,6 +12688,50 @@ impl VenueApSnmpAgentProfileSettings {
     /// Sets `useVenueSettings`.
     pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
         self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Venue information, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueInformation {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueInformation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }
@@ -12096,6 +12908,94 @@ impl WifiAvailableChannelsV1 {
     /// Sets `6GChannels`.
     pub fn with_n_6g_channels(mut self, value: impl Into<Channels6G>) -> Self {
         self.n_6g_channels = Some(value.into());
+        self
+    }
+}
+/// Wifi calling status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiCallingStatus {
+    /// `carrierName`
+    ///
+    /// Wire name `carrierName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
+    #[serde(rename = "carrierName", default, skip_serializing_if = "Option::is_none")]
+    pub carrier_name: Option<String>,
+    /// `qosPriority`
+    ///
+    /// Wire name `qosPriority`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
+    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
+    pub qos_priority: Option<String>,
+    /// `trafficFromClient`
+    ///
+    /// Wire name `trafficFromClient`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
+    #[serde(
+        rename = "trafficFromClient",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub traffic_from_client: Option<i64>,
+    /// `trafficToClient`
+    ///
+    /// Wire name `trafficToClient`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
+    #[serde(
+        rename = "trafficToClient",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub traffic_to_client: Option<i64>,
+    /// `totalTraffic`
+    ///
+    /// Wire name `totalTraffic`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
+    #[serde(rename = "totalTraffic", default, skip_serializing_if = "Option::is_none")]
+    pub total_traffic: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiCallingStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            carrier_name: None,
+            qos_priority: None,
+            traffic_from_client: None,
+            traffic_to_client: None,
+            total_traffic: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `carrierName`.
+    pub fn with_carrier_name(mut self, value: impl Into<String>) -> Self {
+        self.carrier_name = Some(value.into());
+        self
+    }
+    /// Sets `qosPriority`.
+    pub fn with_qos_priority(mut self, value: impl Into<String>) -> Self {
+        self.qos_priority = Some(value.into());
+        self
+    }
+    /// Sets `trafficFromClient`.
+    pub fn with_traffic_from_client(mut self, value: impl Into<i64>) -> Self {
+        self.traffic_from_client = Some(value.into());
+        self
+    }
+    /// Sets `trafficToClient`.
+    pub fn with_traffic_to_client(mut self, value: impl Into<i64>) -> Self {
+        self.traffic_to_client = Some(value.into());
+        self
+    }
+    /// Sets `totalTraffic`.
+    pub fn with_total_traffic(mut self, value: impl Into<i64>) -> Self {
+        self.total_traffic = Some(value.into());
         self
     }
 }
@@ -12496,7 +13396,7 @@ impl<'a> WirelessApsClient<'a> {
     /// `POST /venues/aps/clients/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseApClientQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApClients::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_venue_ap_clients(
@@ -14861,13 +15761,13 @@ impl<'a> QueryVenueApClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseApClientQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ApClientQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -14883,14 +15783,14 @@ impl<'a> QueryVenueApClients<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseApClientQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseApClientQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

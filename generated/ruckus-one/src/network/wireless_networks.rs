@@ -1084,6 +1084,402 @@ impl PortalServiceProfileImage {
         Self { image }
     }
 }
+/// Client v1, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClientV1 {
+    /// `clientMac`
+    ///
+    /// Wire name `clientMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "clientMac", default, skip_serializing_if = "Option::is_none")]
+    pub client_mac: Option<String>,
+    /// `connectSince`
+    ///
+    /// Wire name `connectSince`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "connectSince", default, skip_serializing_if = "Option::is_none")]
+    pub connect_since: Option<String>,
+    /// `serialNumber`
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// `ipAddress`
+    ///
+    /// Wire name `ipAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
+    pub ip_address: Option<String>,
+    /// `txBytes`
+    ///
+    /// Wire name `txBytes`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
+    pub tx_bytes: Option<i64>,
+    /// `apMac`
+    ///
+    /// Wire name `apMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
+    pub ap_mac: Option<String>,
+    /// `apName`
+    ///
+    /// Wire name `apName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
+    pub ap_name: Option<String>,
+    /// `osType`
+    ///
+    /// Wire name `osType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "osType", default, skip_serializing_if = "Option::is_none")]
+    pub os_type: Option<String>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `venueName`
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
+    pub venue_name: Option<String>,
+    /// `networkId`
+    ///
+    /// Wire name `networkId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
+    pub network_id: Option<String>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `hostname`
+    ///
+    /// Wire name `hostname`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<i64>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vni: Option<i64>,
+    /// `band`
+    ///
+    /// Wire name `band`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// `bssid`
+    ///
+    /// Wire name `bssid`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bssid: Option<String>,
+    /// `rxBytes`
+    ///
+    /// Wire name `rxBytes`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
+    pub rx_bytes: Option<i64>,
+    /// `rxPackets`
+    ///
+    /// Wire name `rxPackets`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "rxPackets", default, skip_serializing_if = "Option::is_none")]
+    pub rx_packets: Option<i64>,
+    /// `txPackets`
+    ///
+    /// Wire name `txPackets`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "txPackets", default, skip_serializing_if = "Option::is_none")]
+    pub tx_packets: Option<i64>,
+    /// `snr_dB`
+    ///
+    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
+    pub snr_d_b: Option<i64>,
+    /// `receiveSignalStrength_dBm`
+    ///
+    /// Wire name `receiveSignalStrength_dBm`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(
+        rename = "receiveSignalStrength_dBm",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub receive_signal_strength_d_bm: Option<i64>,
+    /// `noiseFloor_dBm`
+    ///
+    /// Wire name `noiseFloor_dBm`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "noiseFloor_dBm", default, skip_serializing_if = "Option::is_none")]
+    pub noise_floor_d_bm: Option<i64>,
+    /// `radioChannel`
+    ///
+    /// Wire name `radioChannel`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "radioChannel", default, skip_serializing_if = "Option::is_none")]
+    pub radio_channel: Option<i64>,
+    /// `txDropDataPacket`
+    ///
+    /// Wire name `txDropDataPacket`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(
+        rename = "txDropDataPacket",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tx_drop_data_packet: Option<i64>,
+    /// `switchName`
+    ///
+    /// Wire name `switchName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
+    pub switch_name: Option<String>,
+    /// `switchMac`
+    ///
+    /// Wire name `switchMac`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
+    pub switch_mac: Option<String>,
+    /// `switchSerialNumber`
+    ///
+    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(
+        rename = "switchSerialNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub switch_serial_number: Option<String>,
+    /// `healthCheckStatus`
+    ///
+    /// Wire name `healthCheckStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
+    #[serde(
+        rename = "healthCheckStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub health_check_status: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClientV1 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            client_mac: None,
+            connect_since: None,
+            serial_number: None,
+            ip_address: None,
+            tx_bytes: None,
+            ap_mac: None,
+            ap_name: None,
+            os_type: None,
+            venue_id: None,
+            venue_name: None,
+            network_id: None,
+            username: None,
+            hostname: None,
+            ssid: None,
+            vlan: None,
+            vni: None,
+            band: None,
+            bssid: None,
+            rx_bytes: None,
+            rx_packets: None,
+            tx_packets: None,
+            snr_d_b: None,
+            receive_signal_strength_d_bm: None,
+            noise_floor_d_bm: None,
+            radio_channel: None,
+            tx_drop_data_packet: None,
+            switch_name: None,
+            switch_mac: None,
+            switch_serial_number: None,
+            health_check_status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `clientMac`.
+    pub fn with_client_mac(mut self, value: impl Into<String>) -> Self {
+        self.client_mac = Some(value.into());
+        self
+    }
+    /// Sets `connectSince`.
+    pub fn with_connect_since(mut self, value: impl Into<String>) -> Self {
+        self.connect_since = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `txBytes`.
+    pub fn with_tx_bytes(mut self, value: impl Into<i64>) -> Self {
+        self.tx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apName`.
+    pub fn with_ap_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_name = Some(value.into());
+        self
+    }
+    /// Sets `osType`.
+    pub fn with_os_type(mut self, value: impl Into<String>) -> Self {
+        self.os_type = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `bssid`.
+    pub fn with_bssid(mut self, value: impl Into<String>) -> Self {
+        self.bssid = Some(value.into());
+        self
+    }
+    /// Sets `rxBytes`.
+    pub fn with_rx_bytes(mut self, value: impl Into<i64>) -> Self {
+        self.rx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `rxPackets`.
+    pub fn with_rx_packets(mut self, value: impl Into<i64>) -> Self {
+        self.rx_packets = Some(value.into());
+        self
+    }
+    /// Sets `txPackets`.
+    pub fn with_tx_packets(mut self, value: impl Into<i64>) -> Self {
+        self.tx_packets = Some(value.into());
+        self
+    }
+    /// Sets `snr_dB`.
+    pub fn with_snr_d_b(mut self, value: impl Into<i64>) -> Self {
+        self.snr_d_b = Some(value.into());
+        self
+    }
+    /// Sets `receiveSignalStrength_dBm`.
+    pub fn with_receive_signal_strength_d_bm(mut self, value: impl Into<i64>) -> Self {
+        self.receive_signal_strength_d_bm = Some(value.into());
+        self
+    }
+    /// Sets `noiseFloor_dBm`.
+    pub fn with_noise_floor_d_bm(mut self, value: impl Into<i64>) -> Self {
+        self.noise_floor_d_bm = Some(value.into());
+        self
+    }
+    /// Sets `radioChannel`.
+    pub fn with_radio_channel(mut self, value: impl Into<i64>) -> Self {
+        self.radio_channel = Some(value.into());
+        self
+    }
+    /// Sets `txDropDataPacket`.
+    pub fn with_tx_drop_data_packet(mut self, value: impl Into<i64>) -> Self {
+        self.tx_drop_data_packet = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `healthCheckStatus`.
+    pub fn with_health_check_status(mut self, value: impl Into<String>) -> Self {
+        self.health_check_status = Some(value.into());
+        self
+    }
+}
 /// Component display, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
@@ -1189,6 +1585,230 @@ impl ComponentDisplay {
     /// Sets `wifi4eu`.
     pub fn with_wifi4eu(mut self, value: impl Into<bool>) -> Self {
         self.wifi4eu = Some(value.into());
+        self
+    }
+}
+/// Guest, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Guest {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `creationDate`
+    ///
+    /// Wire name `creationDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
+    pub creation_date: Option<String>,
+    /// `expiryDate`
+    ///
+    /// Wire name `expiryDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiry_date: Option<String>,
+    /// `mobilePhoneNumber`
+    ///
+    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(
+        rename = "mobilePhoneNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobile_phone_number: Option<String>,
+    /// `emailAddress`
+    ///
+    /// Wire name `emailAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "emailAddress", default, skip_serializing_if = "Option::is_none")]
+    pub email_address: Option<String>,
+    /// `guestType`
+    ///
+    /// Wire name `guestType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "guestType", default, skip_serializing_if = "Option::is_none")]
+    pub guest_type: Option<String>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssid: Option<String>,
+    /// `networkId`
+    ///
+    /// Wire name `networkId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
+    pub network_id: Option<String>,
+    /// `passDurationHours`
+    ///
+    /// Wire name `passDurationHours`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(
+        rename = "passDurationHours",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub pass_duration_hours: Option<i64>,
+    /// `guestStatus`
+    ///
+    /// Wire name `guestStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "guestStatus", default, skip_serializing_if = "Option::is_none")]
+    pub guest_status: Option<String>,
+    /// `notes`
+    ///
+    /// Wire name `notes`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// `maxNumberOfClients`
+    ///
+    /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(
+        rename = "maxNumberOfClients",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_number_of_clients: Option<i64>,
+    /// `socialLogin`
+    ///
+    /// Wire name `socialLogin`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "socialLogin", default, skip_serializing_if = "Option::is_none")]
+    pub social_login: Option<bool>,
+    /// `devicesMac`
+    ///
+    /// Wire name `devicesMac`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(rename = "devicesMac", default, skip_serializing_if = "Option::is_none")]
+    pub devices_mac: Option<Vec<String>>,
+    /// `clients`
+    ///
+    /// Wire name `clients`; `array<ClientV1>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<Vec<ClientV1>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Guest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            id: None,
+            creation_date: None,
+            expiry_date: None,
+            mobile_phone_number: None,
+            email_address: None,
+            guest_type: None,
+            ssid: None,
+            network_id: None,
+            pass_duration_hours: None,
+            guest_status: None,
+            notes: None,
+            max_number_of_clients: None,
+            social_login: None,
+            devices_mac: None,
+            clients: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `creationDate`.
+    pub fn with_creation_date(mut self, value: impl Into<String>) -> Self {
+        self.creation_date = Some(value.into());
+        self
+    }
+    /// Sets `expiryDate`.
+    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
+        self.expiry_date = Some(value.into());
+        self
+    }
+    /// Sets `mobilePhoneNumber`.
+    pub fn with_mobile_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.mobile_phone_number = Some(value.into());
+        self
+    }
+    /// Sets `emailAddress`.
+    pub fn with_email_address(mut self, value: impl Into<String>) -> Self {
+        self.email_address = Some(value.into());
+        self
+    }
+    /// Sets `guestType`.
+    pub fn with_guest_type(mut self, value: impl Into<String>) -> Self {
+        self.guest_type = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `passDurationHours`.
+    pub fn with_pass_duration_hours(mut self, value: impl Into<i64>) -> Self {
+        self.pass_duration_hours = Some(value.into());
+        self
+    }
+    /// Sets `guestStatus`.
+    pub fn with_guest_status(mut self, value: impl Into<String>) -> Self {
+        self.guest_status = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `maxNumberOfClients`.
+    pub fn with_max_number_of_clients(mut self, value: impl Into<i64>) -> Self {
+        self.max_number_of_clients = Some(value.into());
+        self
+    }
+    /// Sets `socialLogin`.
+    pub fn with_social_login(mut self, value: impl Into<bool>) -> Self {
+        self.social_login = Some(value.into());
+        self
+    }
+    /// Sets `devicesMac`.
+    pub fn with_devices_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.devices_mac = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<Vec<ClientV1>>) -> Self {
+        self.clients = Some(value.into());
         self
     }
 }
@@ -1530,6 +2150,190 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest user query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestUserQueryData {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `creationDate`
+    ///
+    /// Wire name `creationDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
+    pub creation_date: Option<String>,
+    /// `expiryDate`
+    ///
+    /// Wire name `expiryDate`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
+    pub expiry_date: Option<String>,
+    /// `mobilePhoneNumber`
+    ///
+    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(
+        rename = "mobilePhoneNumber",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobile_phone_number: Option<String>,
+    /// `emailAddress`
+    ///
+    /// Wire name `emailAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "emailAddress", default, skip_serializing_if = "Option::is_none")]
+    pub email_address: Option<String>,
+    /// `guestType`
+    ///
+    /// Wire name `guestType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "guestType", default, skip_serializing_if = "Option::is_none")]
+    pub guest_type: Option<String>,
+    /// `wifiNetworkId`
+    ///
+    /// Wire name `wifiNetworkId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "wifiNetworkId", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_id: Option<String>,
+    /// `guestStatus`
+    ///
+    /// Wire name `guestStatus`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "guestStatus", default, skip_serializing_if = "Option::is_none")]
+    pub guest_status: Option<String>,
+    /// `notes`
+    ///
+    /// Wire name `notes`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// `maxNumberOfClients`
+    ///
+    /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(
+        rename = "maxNumberOfClients",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_number_of_clients: Option<i64>,
+    /// `socialLogin`
+    ///
+    /// Wire name `socialLogin`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "socialLogin", default, skip_serializing_if = "Option::is_none")]
+    pub social_login: Option<bool>,
+    /// `devicesMac`
+    ///
+    /// Wire name `devicesMac`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
+    #[serde(rename = "devicesMac", default, skip_serializing_if = "Option::is_none")]
+    pub devices_mac: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestUserQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            id: None,
+            creation_date: None,
+            expiry_date: None,
+            mobile_phone_number: None,
+            email_address: None,
+            guest_type: None,
+            wifi_network_id: None,
+            guest_status: None,
+            notes: None,
+            max_number_of_clients: None,
+            social_login: None,
+            devices_mac: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `creationDate`.
+    pub fn with_creation_date(mut self, value: impl Into<String>) -> Self {
+        self.creation_date = Some(value.into());
+        self
+    }
+    /// Sets `expiryDate`.
+    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
+        self.expiry_date = Some(value.into());
+        self
+    }
+    /// Sets `mobilePhoneNumber`.
+    pub fn with_mobile_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.mobile_phone_number = Some(value.into());
+        self
+    }
+    /// Sets `emailAddress`.
+    pub fn with_email_address(mut self, value: impl Into<String>) -> Self {
+        self.email_address = Some(value.into());
+        self
+    }
+    /// Sets `guestType`.
+    pub fn with_guest_type(mut self, value: impl Into<String>) -> Self {
+        self.guest_type = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkId`.
+    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi_network_id = Some(value.into());
+        self
+    }
+    /// Sets `guestStatus`.
+    pub fn with_guest_status(mut self, value: impl Into<String>) -> Self {
+        self.guest_status = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `maxNumberOfClients`.
+    pub fn with_max_number_of_clients(mut self, value: impl Into<i64>) -> Self {
+        self.max_number_of_clients = Some(value.into());
+        self
+    }
+    /// Sets `socialLogin`.
+    pub fn with_social_login(mut self, value: impl Into<bool>) -> Self {
+        self.social_login = Some(value.into());
+        self
+    }
+    /// Sets `devicesMac`.
+    pub fn with_devices_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.devices_mac = Some(value.into());
+        self
     }
 }
 /// Guest user update, with the fields the official description lists.
@@ -2322,6 +3126,414 @@ impl OperationResponsePortalServiceProfile {
         self
     }
 }
+/// Portal service profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortalServiceProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `displayLangCode`
+    ///
+    /// Wire name `displayLangCode`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
+    #[serde(
+        rename = "displayLangCode",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub display_lang_code: Option<String>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortalServiceProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            display_lang_code: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `displayLangCode`.
+    pub fn with_display_lang_code(mut self, value: impl Into<String>) -> Self {
+        self.display_lang_code = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
+/// Query response guest, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseGuest {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<Guest>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<Guest>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseGuest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<Guest>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response guest user query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseGuestUserQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<GuestUserQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<GuestUserQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseGuestUserQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<GuestUserQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response portal service profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponsePortalServiceProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<PortalServiceProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<PortalServiceProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponsePortalServiceProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<PortalServiceProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
 /// Venue wifi network settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
@@ -2462,7 +3674,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTy
         Ok(Self::from(s.as_str()))
     }
 }
-/// wireless networks: the 63 operations of this area of the Network management API.
+/// wireless networks: the 64 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_networks()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -3262,8 +4474,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `POST /guestUsers/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryGuestUsers::version`)
+    /// - Response 200: `QueryResponseGuestUserQueryData`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1 (not named by the document; added as the list of a resource the client creates)).
     ///
@@ -3280,6 +4492,32 @@ impl<'a> WirelessNetworksClient<'a> {
         );
         req.json(body);
         QueryGuestUsers { req }
+    }
+    /// Query guest users (v1).
+    ///
+    /// Lists guest users across Wi-Fi networks by query.
+    ///
+    /// `POST /guestUsers/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    /// - Response 200: `QueryResponseGuest`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryGuestUsersV1::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1 (not named by the document; added as the list of a resource the client creates)).
+    ///
+    /// Notes:
+    /// - The description also offers a CSV form of this answer (media type text/vnd.ruckus.v1.1+csv); this client asks for JSON.
+    pub fn query_guest_users_v1(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryGuestUsersV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_GUEST_USERS_V1,
+            &[],
+        );
+        req.json(body);
+        QueryGuestUsersV1 { req }
     }
     /// Export guest users as CSV.
     ///
@@ -3381,7 +4619,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `POST /portalServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponsePortalServiceProfileQueryData`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `QueryPortalServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles (not named by the document; the query form of the list the description offers)).
@@ -3619,7 +4857,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// `POST /templates/portalServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponsePortalServiceProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatePortalServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates (the document only says the templates mirror the profile paths; the description has no GET on the template collection, its list is this query)).
@@ -6230,31 +7468,9 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `query_guest_users`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryGuestUsersVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `WirelessNetworksClient::query_guest_users` (Query guest users).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6268,11 +7484,6 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: QueryGuestUsersVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
     const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
         style: ruckus_one_runtime::PageStyle::QueryBody,
         items: "data",
@@ -6281,13 +7492,15 @@ impl<'a> QueryGuestUsers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseGuestUserQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, GuestUserQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6303,14 +7516,102 @@ impl<'a> QueryGuestUsers<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseGuestUserQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseGuestUserQueryData>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
+    }
+}
+static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_guest_users_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/guestUsers/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_guest_users_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryGuestUsersV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::query_guest_users_v1` (Query guest users (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryGuestUsersV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryGuestUsersV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryGuestUsersV1Version) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseGuest> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Guest> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<QueryResponseGuest, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<QueryResponseGuest>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -6648,13 +7949,15 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponsePortalServiceProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PortalServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6670,14 +7973,14 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponsePortalServiceProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -7388,13 +8691,15 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponsePortalServiceProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PortalServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -7410,14 +8715,14 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponsePortalServiceProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

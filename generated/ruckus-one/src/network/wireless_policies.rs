@@ -463,6 +463,210 @@ impl AccessControlProfile {
         self
     }
 }
+/// Access control profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AccessControlProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `l2AclPolicyName`
+    ///
+    /// Wire name `l2AclPolicyName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "l2AclPolicyName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub l2_acl_policy_name: Option<String>,
+    /// `l2AclPolicyId`
+    ///
+    /// Wire name `l2AclPolicyId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(rename = "l2AclPolicyId", default, skip_serializing_if = "Option::is_none")]
+    pub l2_acl_policy_id: Option<String>,
+    /// `l3AclPolicyName`
+    ///
+    /// Wire name `l3AclPolicyName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "l3AclPolicyName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub l3_acl_policy_name: Option<String>,
+    /// `l3AclPolicyId`
+    ///
+    /// Wire name `l3AclPolicyId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(rename = "l3AclPolicyId", default, skip_serializing_if = "Option::is_none")]
+    pub l3_acl_policy_id: Option<String>,
+    /// `devicePolicyName`
+    ///
+    /// Wire name `devicePolicyName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "devicePolicyName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_policy_name: Option<String>,
+    /// `devicePolicyId`
+    ///
+    /// Wire name `devicePolicyId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(rename = "devicePolicyId", default, skip_serializing_if = "Option::is_none")]
+    pub device_policy_id: Option<String>,
+    /// `applicationPolicyName`
+    ///
+    /// Wire name `applicationPolicyName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "applicationPolicyName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy_name: Option<String>,
+    /// `applicationPolicyId`
+    ///
+    /// Wire name `applicationPolicyId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "applicationPolicyId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_policy_id: Option<String>,
+    /// `clientRateUpLinkLimit`
+    ///
+    /// Wire name `clientRateUpLinkLimit`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "clientRateUpLinkLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_rate_up_link_limit: Option<i64>,
+    /// `clientRateDownLinkLimit`
+    ///
+    /// Wire name `clientRateDownLinkLimit`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(
+        rename = "clientRateDownLinkLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_rate_down_link_limit: Option<i64>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AccessControlProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            l2_acl_policy_name: None,
+            l2_acl_policy_id: None,
+            l3_acl_policy_name: None,
+            l3_acl_policy_id: None,
+            device_policy_name: None,
+            device_policy_id: None,
+            application_policy_name: None,
+            application_policy_id: None,
+            client_rate_up_link_limit: None,
+            client_rate_down_link_limit: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `l2AclPolicyName`.
+    pub fn with_l2_acl_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.l2_acl_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `l2AclPolicyId`.
+    pub fn with_l2_acl_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.l2_acl_policy_id = Some(value.into());
+        self
+    }
+    /// Sets `l3AclPolicyName`.
+    pub fn with_l3_acl_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.l3_acl_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `l3AclPolicyId`.
+    pub fn with_l3_acl_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.l3_acl_policy_id = Some(value.into());
+        self
+    }
+    /// Sets `devicePolicyName`.
+    pub fn with_device_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.device_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `devicePolicyId`.
+    pub fn with_device_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.device_policy_id = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyName`.
+    pub fn with_application_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.application_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `applicationPolicyId`.
+    pub fn with_application_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.application_policy_id = Some(value.into());
+        self
+    }
+    /// Sets `clientRateUpLinkLimit`.
+    pub fn with_client_rate_up_link_limit(mut self, value: impl Into<i64>) -> Self {
+        self.client_rate_up_link_limit = Some(value.into());
+        self
+    }
+    /// Sets `clientRateDownLinkLimit`.
+    pub fn with_client_rate_down_link_limit(mut self, value: impl Into<i64>) -> Self {
+        self.client_rate_down_link_limit = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
 /// Access control profile v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
@@ -574,6 +778,106 @@ impl AccessControlProfileV1 {
     /// Sets `rateLimiting`.
     pub fn with_rate_limiting(mut self, value: impl Into<RateLimiting>) -> Self {
         self.rate_limiting = Some(value.into());
+        self
+    }
+}
+/// Activation, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Activation {
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Activation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
+/// Ap activation, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApActivation {
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `apSerialNumber`
+    ///
+    /// Wire name `apSerialNumber`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
+    #[serde(rename = "apSerialNumber", default, skip_serializing_if = "Option::is_none")]
+    pub ap_serial_number: Option<String>,
+    /// `portId`
+    ///
+    /// Wire name `portId`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
+    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
+    pub port_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApActivation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            ap_serial_number: None,
+            port_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumber`.
+    pub fn with_ap_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.ap_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
+        self.port_id = Some(value.into());
         self
     }
 }
@@ -897,6 +1201,86 @@ impl ApplicationPolicy {
     /// Sets `rules`.
     pub fn with_rules(mut self, value: impl Into<Vec<ApplicationPolicyRule>>) -> Self {
         self.rules = Some(value.into());
+        self
+    }
+}
+/// Application policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApplicationPolicyQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<i64>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApplicationPolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            rules: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
         self
     }
 }
@@ -2064,6 +2448,86 @@ impl ClientIsolationProfile {
         self
     }
 }
+/// Client isolation profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClientIsolationProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `clientEntries`
+    ///
+    /// Wire name `clientEntries`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+    #[serde(rename = "clientEntries", default, skip_serializing_if = "Option::is_none")]
+    pub client_entries: Option<Vec<String>>,
+    /// `activations`
+    ///
+    /// Wire name `activations`; `array<Activation>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activations: Option<Vec<Activation>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClientIsolationProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            client_entries: None,
+            activations: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `clientEntries`.
+    pub fn with_client_entries(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.client_entries = Some(value.into());
+        self
+    }
+    /// Sets `activations`.
+    pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
+        self.activations = Some(value.into());
+        self
+    }
+}
 /// Device policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
@@ -2194,6 +2658,86 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyDefaultAccess {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Device policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DevicePolicyQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<i64>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DevicePolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            rules: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
     }
 }
 /// Device policy rule action: the values the official description lists.
@@ -2740,6 +3284,74 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDhcpMode {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Dhcp config service profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DhcpConfigServiceProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `dhcpPools`
+    ///
+    /// Wire name `dhcpPools`; `array<ViewmodelDhcpPool>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
+    #[serde(rename = "dhcpPools", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_pools: Option<Vec<ViewmodelDhcpPool>>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DhcpConfigServiceProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            dhcp_pools: None,
+            venue_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPools`.
+    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<ViewmodelDhcpPool>>) -> Self {
+        self.dhcp_pools = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
     }
 }
 /// Dhcp pool, with the fields the official description lists.
@@ -3364,6 +3976,221 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Ethernet port profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EthernetPortProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// `apSerialNumbers`
+    ///
+    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(
+        rename = "apSerialNumbers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `untagId`
+    ///
+    /// Wire name `untagId`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
+    pub untag_id: Option<i64>,
+    /// `vlanMembers`
+    ///
+    /// Wire name `vlanMembers`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_members: Option<String>,
+    /// `isDefault`
+    ///
+    /// Wire name `isDefault`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    /// `isTemplate`
+    ///
+    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
+    pub is_template: Option<bool>,
+    /// `authType`
+    ///
+    /// Wire name `authType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
+    pub auth_type: Option<String>,
+    /// `authRadiusId`
+    ///
+    /// Wire name `authRadiusId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "authRadiusId", default, skip_serializing_if = "Option::is_none")]
+    pub auth_radius_id: Option<String>,
+    /// `accountingRadiusId`
+    ///
+    /// Wire name `accountingRadiusId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(
+        rename = "accountingRadiusId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub accounting_radius_id: Option<String>,
+    /// `venueActivations`
+    ///
+    /// Wire name `venueActivations`; `array<VenueActivation>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(
+        rename = "venueActivations",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub venue_activations: Option<Vec<VenueActivation>>,
+    /// `apActivations`
+    ///
+    /// Wire name `apActivations`; `array<ApActivation>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(rename = "apActivations", default, skip_serializing_if = "Option::is_none")]
+    pub ap_activations: Option<Vec<ApActivation>>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vni: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EthernetPortProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            venue_ids: None,
+            ap_serial_numbers: None,
+            type_: None,
+            untag_id: None,
+            vlan_members: None,
+            is_default: None,
+            is_template: None,
+            auth_type: None,
+            auth_radius_id: None,
+            accounting_radius_id: None,
+            venue_activations: None,
+            ap_activations: None,
+            vni: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `untagId`.
+    pub fn with_untag_id(mut self, value: impl Into<i64>) -> Self {
+        self.untag_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
+        self
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(mut self, value: impl Into<String>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `authRadiusId`.
+    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.auth_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `accountingRadiusId`.
+    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.accounting_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `venueActivations`.
+    pub fn with_venue_activations(
+        mut self,
+        value: impl Into<Vec<VenueActivation>>,
+    ) -> Self {
+        self.venue_activations = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(mut self, value: impl Into<Vec<ApActivation>>) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
     }
 }
 /// Ethernet port profile type: the values the official description lists.
@@ -4267,6 +5094,136 @@ impl Hotspot20IdentityProvider {
         self
     }
 }
+/// Hotspot20 identity provider query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20IdentityProviderQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `naiRealms`
+    ///
+    /// Wire name `naiRealms`; `array<ViewmodelHotspot20NaiRealm>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(rename = "naiRealms", default, skip_serializing_if = "Option::is_none")]
+    pub nai_realms: Option<Vec<ViewmodelHotspot20NaiRealm>>,
+    /// `plmns`
+    ///
+    /// Wire name `plmns`; `array<ViewmodelHotspot20Plmn>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plmns: Option<Vec<ViewmodelHotspot20Plmn>>,
+    /// `roamConsortiumOIs`
+    ///
+    /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortiumOi>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(
+        rename = "roamConsortiumOIs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortiumOi>>,
+    /// `authRadiusId`
+    ///
+    /// Wire name `authRadiusId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(rename = "authRadiusId", default, skip_serializing_if = "Option::is_none")]
+    pub auth_radius_id: Option<String>,
+    /// `accountingRadiusId`
+    ///
+    /// Wire name `accountingRadiusId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(
+        rename = "accountingRadiusId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub accounting_radius_id: Option<String>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20IdentityProviderQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            nai_realms: None,
+            plmns: None,
+            roam_consortium_o_is: None,
+            auth_radius_id: None,
+            accounting_radius_id: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `naiRealms`.
+    pub fn with_nai_realms(
+        mut self,
+        value: impl Into<Vec<ViewmodelHotspot20NaiRealm>>,
+    ) -> Self {
+        self.nai_realms = Some(value.into());
+        self
+    }
+    /// Sets `plmns`.
+    pub fn with_plmns(mut self, value: impl Into<Vec<ViewmodelHotspot20Plmn>>) -> Self {
+        self.plmns = Some(value.into());
+        self
+    }
+    /// Sets `roamConsortiumOIs`.
+    pub fn with_roam_consortium_o_is(
+        mut self,
+        value: impl Into<Vec<Hotspot20RoamConsortiumOi>>,
+    ) -> Self {
+        self.roam_consortium_o_is = Some(value.into());
+        self
+    }
+    /// Sets `authRadiusId`.
+    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.auth_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `accountingRadiusId`.
+    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.accounting_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
 /// Hotspot20 nai realm, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
@@ -4432,6 +5389,89 @@ impl Hotspot20Operator {
         self
     }
 }
+/// Hotspot20 operator query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20OperatorQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `domainNames`
+    ///
+    /// Wire name `domainNames`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
+    #[serde(rename = "domainNames", default, skip_serializing_if = "Option::is_none")]
+    pub domain_names: Option<Vec<String>>,
+    /// `friendlyNames`
+    ///
+    /// Wire name `friendlyNames`; `array<ViewmodelHotspot20FriendlyName>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
+    #[serde(rename = "friendlyNames", default, skip_serializing_if = "Option::is_none")]
+    pub friendly_names: Option<Vec<ViewmodelHotspot20FriendlyName>>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20OperatorQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            domain_names: None,
+            friendly_names: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `domainNames`.
+    pub fn with_domain_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.domain_names = Some(value.into());
+        self
+    }
+    /// Sets `friendlyNames`.
+    pub fn with_friendly_names(
+        mut self,
+        value: impl Into<Vec<ViewmodelHotspot20FriendlyName>>,
+    ) -> Self {
+        self.friendly_names = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
 /// Hotspot20 plmn, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
@@ -4495,6 +5535,50 @@ impl Hotspot20RoamConsortium {
             organization_id,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+}
+/// Hotspot20 roam consortium oi, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20RoamConsortiumOi {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `organizationId`
+    ///
+    /// Wire name `organizationId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
+    #[serde(rename = "organizationId", default, skip_serializing_if = "Option::is_none")]
+    pub organization_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20RoamConsortiumOi {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            organization_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `organizationId`.
+    pub fn with_organization_id(mut self, value: impl Into<String>) -> Self {
+        self.organization_id = Some(value.into());
+        self
     }
 }
 /// Id and enabled, with the fields the official description lists.
@@ -4709,6 +5793,90 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyAccess {
         Ok(Self::from(s.as_str()))
     }
 }
+/// L2 acl policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct L2AclPolicyQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `macAddressCount`
+    ///
+    /// Wire name `macAddressCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
+    #[serde(
+        rename = "macAddressCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_address_count: Option<i64>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl L2AclPolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            mac_address_count: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `macAddressCount`.
+    pub fn with_mac_address_count(mut self, value: impl Into<i64>) -> Self {
+        self.mac_address_count = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
 /// L3 acl policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
@@ -4839,6 +6007,86 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyDefaultAccess {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// L3 acl policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct L3AclPolicyQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<i64>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl L3AclPolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            rules: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
     }
 }
 /// L3 ip port, with the fields the official description lists.
@@ -5232,6 +6480,106 @@ impl LbsServerProfile {
         self
     }
 }
+/// Lbs server profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LbsServerProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `lbsServerVenueName`
+    ///
+    /// Wire name `lbsServerVenueName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+    #[serde(
+        rename = "lbsServerVenueName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lbs_server_venue_name: Option<String>,
+    /// `server`
+    ///
+    /// Wire name `server`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// `serverConnected`
+    ///
+    /// Wire name `serverConnected`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+    #[serde(
+        rename = "serverConnected",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub server_connected: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LbsServerProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            lbs_server_venue_name: None,
+            server: None,
+            venue_ids: None,
+            server_connected: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `lbsServerVenueName`.
+    pub fn with_lbs_server_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.lbs_server_venue_name = Some(value.into());
+        self
+    }
+    /// Sets `server`.
+    pub fn with_server(mut self, value: impl Into<String>) -> Self {
+        self.server = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `serverConnected`.
+    pub fn with_server_connected(mut self, value: impl Into<bool>) -> Self {
+        self.server_connected = Some(value.into());
+        self
+    }
+}
 /// Multicast dns proxy profile, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
@@ -5283,6 +6631,77 @@ impl MulticastDnsProxyProfile {
         value: impl Into<Vec<MulticastDnsProxyServiceRule>>,
     ) -> Self {
         self.rules = Some(value.into());
+        self
+    }
+}
+/// Multicast dns proxy profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MulticastDnsProxyProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<ViewmodelMulticastDnsProxyServiceRule>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
+    /// `activations`
+    ///
+    /// Wire name `activations`; `array<Activation>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activations: Option<Vec<Activation>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MulticastDnsProxyProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            rules: None,
+            activations: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
+    ) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `activations`.
+    pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
+        self.activations = Some(value.into());
         self
     }
 }
@@ -5560,6 +6979,2265 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleService {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Query response access control profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseAccessControlProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<AccessControlProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<AccessControlProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseAccessControlProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<AccessControlProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response application policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseApplicationPolicyQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<ApplicationPolicyQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<ApplicationPolicyQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseApplicationPolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<ApplicationPolicyQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response client isolation profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseClientIsolationProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<ClientIsolationProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<ClientIsolationProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseClientIsolationProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<ClientIsolationProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response device policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseDevicePolicyQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DevicePolicyQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DevicePolicyQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseDevicePolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<DevicePolicyQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response dhcp config service profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseDhcpConfigServiceProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DhcpConfigServiceProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DhcpConfigServiceProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseDhcpConfigServiceProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<DhcpConfigServiceProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response ethernet port profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseEthernetPortProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<EthernetPortProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<EthernetPortProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseEthernetPortProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<EthernetPortProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response hotspot20 identity provider query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseHotspot20IdentityProviderQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<Hotspot20IdentityProviderQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<Hotspot20IdentityProviderQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseHotspot20IdentityProviderQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<Hotspot20IdentityProviderQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response hotspot20 operator query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseHotspot20OperatorQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<Hotspot20OperatorQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<Hotspot20OperatorQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseHotspot20OperatorQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<Hotspot20OperatorQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response l2 acl policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseL2AclPolicyQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<L2AclPolicyQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<L2AclPolicyQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseL2AclPolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<L2AclPolicyQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response l3 acl policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseL3AclPolicyQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<L3AclPolicyQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<L3AclPolicyQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseL3AclPolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<L3AclPolicyQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response lbs server profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseLbsServerProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<LbsServerProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<LbsServerProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseLbsServerProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<LbsServerProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response multicast dns proxy profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseMulticastDnsProxyProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<MulticastDnsProxyProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseMulticastDnsProxyProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<MulticastDnsProxyProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response radius server profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseRadiusServerProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<RadiusServerProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<RadiusServerProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseRadiusServerProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<RadiusServerProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response rogue policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseRoguePolicyQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<RoguePolicyQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<RoguePolicyQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseRoguePolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<RoguePolicyQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response snmp agent profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseSnmpAgentProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SnmpAgentProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<SnmpAgentProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseSnmpAgentProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<SnmpAgentProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response soft gre profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseSoftGreProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SoftGreProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<SoftGreProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseSoftGreProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<SoftGreProfileQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response syslog server profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseSyslogServerProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SyslogServerProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<SyslogServerProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseSyslogServerProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<SyslogServerProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response tunnel profile, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseTunnelProfile {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<TunnelProfile>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<TunnelProfile>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseTunnelProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<TunnelProfile>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response vlan pool profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseVlanPoolProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<VlanPoolProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<VlanPoolProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseVlanPoolProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<VlanPoolProfileQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response wifi calling service profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseWifiCallingServiceProfileQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<WifiCallingServiceProfileQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<WifiCallingServiceProfileQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseWifiCallingServiceProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<WifiCallingServiceProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
 /// Radius server profile, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
@@ -5631,6 +9309,98 @@ impl RadiusServerProfile {
     /// Sets `type`.
     pub fn with_type(mut self, value: impl Into<RadiusServerProfileType>) -> Self {
         self.type_ = Some(value.into());
+        self
+    }
+}
+/// Radius server profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusServerProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary: Option<String>,
+    /// `secondary`
+    ///
+    /// Wire name `secondary`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<String>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusServerProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            type_: None,
+            primary: None,
+            secondary: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<String>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<String>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
         self
     }
 }
@@ -6281,6 +10051,86 @@ impl RoguePolicy {
         self
     }
 }
+/// Rogue policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RoguePolicyQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `numOfRules`
+    ///
+    /// Wire name `numOfRules`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
+    #[serde(rename = "numOfRules", default, skip_serializing_if = "Option::is_none")]
+    pub num_of_rules: Option<i64>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RoguePolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            num_of_rules: None,
+            venue_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `numOfRules`.
+    pub fn with_num_of_rules(mut self, value: impl Into<i64>) -> Self {
+        self.num_of_rules = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+}
 /// Snmp agent notification settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
@@ -6458,6 +10308,138 @@ impl SnmpAgentProfile {
     /// Sets `snmpV3Agents`.
     pub fn with_snmp_v3_agents(mut self, value: impl Into<Vec<SnmpV3Agent>>) -> Self {
         self.snmp_v3_agents = Some(value.into());
+        self
+    }
+}
+/// Snmp agent profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SnmpAgentProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `communityNames`
+    ///
+    /// Wire name `communityNames`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(rename = "communityNames", default, skip_serializing_if = "Option::is_none")]
+    pub community_names: Option<Vec<String>>,
+    /// `userNames`
+    ///
+    /// Wire name `userNames`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(rename = "userNames", default, skip_serializing_if = "Option::is_none")]
+    pub user_names: Option<Vec<String>>,
+    /// `apSerialNumbers`
+    ///
+    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(
+        rename = "apSerialNumbers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// `apNames`
+    ///
+    /// Wire name `apNames`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(rename = "apNames", default, skip_serializing_if = "Option::is_none")]
+    pub ap_names: Option<Vec<String>>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// `venueNames`
+    ///
+    /// Wire name `venueNames`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(rename = "venueNames", default, skip_serializing_if = "Option::is_none")]
+    pub venue_names: Option<Vec<String>>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SnmpAgentProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            community_names: None,
+            user_names: None,
+            ap_serial_numbers: None,
+            ap_names: None,
+            venue_ids: None,
+            venue_names: None,
+            tags: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `communityNames`.
+    pub fn with_community_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.community_names = Some(value.into());
+        self
+    }
+    /// Sets `userNames`.
+    pub fn with_user_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.user_names = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `apNames`.
+    pub fn with_ap_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_names = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `venueNames`.
+    pub fn with_venue_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_names = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
         self
     }
 }
@@ -7029,6 +11011,248 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileMtuType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Soft gre profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SoftGreProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `primaryGatewayAddress`
+    ///
+    /// Wire name `primaryGatewayAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(
+        rename = "primaryGatewayAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub primary_gateway_address: Option<String>,
+    /// `secondaryGatewayAddress`
+    ///
+    /// Wire name `secondaryGatewayAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(
+        rename = "secondaryGatewayAddress",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub secondary_gateway_address: Option<String>,
+    /// `mtuType`
+    ///
+    /// Wire name `mtuType`; `SoftGreProfileQueryDataMtuType`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_type: Option<SoftGreProfileQueryDataMtuType>,
+    /// `mtuSize`
+    ///
+    /// Wire name `mtuSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_size: Option<i64>,
+    /// `keepAliveInterval`
+    ///
+    /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(
+        rename = "keepAliveInterval",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub keep_alive_interval: Option<i64>,
+    /// `keepAliveRetryTimes`
+    ///
+    /// Wire name `keepAliveRetryTimes`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(
+        rename = "keepAliveRetryTimes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub keep_alive_retry_times: Option<i64>,
+    /// `disassociateClientEnabled`
+    ///
+    /// Wire name `disassociateClientEnabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(
+        rename = "disassociateClientEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub disassociate_client_enabled: Option<bool>,
+    /// `activations`
+    ///
+    /// Wire name `activations`; `array<Activation>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activations: Option<Vec<Activation>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SoftGreProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            tenant_id: None,
+            name: None,
+            description: None,
+            primary_gateway_address: None,
+            secondary_gateway_address: None,
+            mtu_type: None,
+            mtu_size: None,
+            keep_alive_interval: None,
+            keep_alive_retry_times: None,
+            disassociate_client_enabled: None,
+            activations: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `primaryGatewayAddress`.
+    pub fn with_primary_gateway_address(mut self, value: impl Into<String>) -> Self {
+        self.primary_gateway_address = Some(value.into());
+        self
+    }
+    /// Sets `secondaryGatewayAddress`.
+    pub fn with_secondary_gateway_address(mut self, value: impl Into<String>) -> Self {
+        self.secondary_gateway_address = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<SoftGreProfileQueryDataMtuType>,
+    ) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetryTimes`.
+    pub fn with_keep_alive_retry_times(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry_times = Some(value.into());
+        self
+    }
+    /// Sets `disassociateClientEnabled`.
+    pub fn with_disassociate_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.disassociate_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `activations`.
+    pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
+        self.activations = Some(value.into());
+        self
+    }
+}
+/// Soft gre profile query data mtu type: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SoftGreProfileQueryDataMtuType {
+    /// `AUTO`
+    Auto,
+    /// `MANUAL`
+    Manual,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SoftGreProfileQueryDataMtuType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Manual => "MANUAL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SoftGreProfileQueryDataMtuType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "MANUAL" => Self::Manual,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SoftGreProfileQueryDataMtuType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SoftGreProfileQueryDataMtuType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataMtuType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Supplicant authentication options, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
@@ -7522,6 +11746,114 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Syslog server profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SyslogServerProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `venueIds`
+    ///
+    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
+    pub venue_ids: Option<Vec<String>>,
+    /// `primaryServer`
+    ///
+    /// Wire name `primaryServer`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(rename = "primaryServer", default, skip_serializing_if = "Option::is_none")]
+    pub primary_server: Option<String>,
+    /// `secondaryServer`
+    ///
+    /// Wire name `secondaryServer`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(
+        rename = "secondaryServer",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub secondary_server: Option<String>,
+    /// `facility`
+    ///
+    /// Wire name `facility`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facility: Option<String>,
+    /// `flowLevel`
+    ///
+    /// Wire name `flowLevel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
+    #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
+    pub flow_level: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SyslogServerProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            venue_ids: None,
+            primary_server: None,
+            secondary_server: None,
+            facility: None,
+            flow_level: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `primaryServer`.
+    pub fn with_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.primary_server = Some(value.into());
+        self
+    }
+    /// Sets `secondaryServer`.
+    pub fn with_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `facility`.
+    pub fn with_facility(mut self, value: impl Into<String>) -> Self {
+        self.facility = Some(value.into());
+        self
+    }
+    /// Sets `flowLevel`.
+    pub fn with_flow_level(mut self, value: impl Into<String>) -> Self {
+        self.flow_level = Some(value.into());
+        self
+    }
+}
 /// Syslog server profile v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
@@ -7911,6 +12243,257 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Tunnel profile, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TunnelProfile {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `mtuType`
+    ///
+    /// Wire name `mtuType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_type: Option<String>,
+    /// `mtuSize`
+    ///
+    /// Wire name `mtuSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
+    pub mtu_size: Option<i64>,
+    /// `forceFragmentation`
+    ///
+    /// Wire name `forceFragmentation`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(
+        rename = "forceFragmentation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_fragmentation: Option<bool>,
+    /// `personalIdentityNetworkIds`
+    ///
+    /// Wire name `personalIdentityNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(
+        rename = "personalIdentityNetworkIds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub personal_identity_network_ids: Option<Vec<String>>,
+    /// `sdLanIds`
+    ///
+    /// Wire name `sdLanIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "sdLanIds", default, skip_serializing_if = "Option::is_none")]
+    pub sd_lan_ids: Option<Vec<String>>,
+    /// `networkIds`
+    ///
+    /// Wire name `networkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
+    pub network_ids: Option<Vec<String>>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// `ageTimeMinutes`
+    ///
+    /// Wire name `ageTimeMinutes`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "ageTimeMinutes", default, skip_serializing_if = "Option::is_none")]
+    pub age_time_minutes: Option<i64>,
+    /// `ageTimeUnit`
+    ///
+    /// Wire name `ageTimeUnit`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "ageTimeUnit", default, skip_serializing_if = "Option::is_none")]
+    pub age_time_unit: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `keepAliveInterval`
+    ///
+    /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(
+        rename = "keepAliveInterval",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub keep_alive_interval: Option<i64>,
+    /// `keepAliveRetry`
+    ///
+    /// Wire name `keepAliveRetry`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(rename = "keepAliveRetry", default, skip_serializing_if = "Option::is_none")]
+    pub keep_alive_retry: Option<i64>,
+    /// `mtuRequestTimeout`
+    ///
+    /// Wire name `mtuRequestTimeout`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(
+        rename = "mtuRequestTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mtu_request_timeout: Option<i64>,
+    /// `mtuRequestRetry`
+    ///
+    /// Wire name `mtuRequestRetry`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(
+        rename = "mtuRequestRetry",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mtu_request_retry: Option<i64>,
+    /// `natTraversalEnabled`
+    ///
+    /// Wire name `natTraversalEnabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+    #[serde(
+        rename = "natTraversalEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nat_traversal_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TunnelProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            mtu_type: None,
+            mtu_size: None,
+            force_fragmentation: None,
+            personal_identity_network_ids: None,
+            sd_lan_ids: None,
+            network_ids: None,
+            tags: None,
+            age_time_minutes: None,
+            age_time_unit: None,
+            type_: None,
+            keep_alive_interval: None,
+            keep_alive_retry: None,
+            mtu_request_timeout: None,
+            mtu_request_retry: None,
+            nat_traversal_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(mut self, value: impl Into<String>) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `forceFragmentation`.
+    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
+        self.force_fragmentation = Some(value.into());
+        self
+    }
+    /// Sets `personalIdentityNetworkIds`.
+    pub fn with_personal_identity_network_ids(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.personal_identity_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `sdLanIds`.
+    pub fn with_sd_lan_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.sd_lan_ids = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `ageTimeMinutes`.
+    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.age_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `ageTimeUnit`.
+    pub fn with_age_time_unit(mut self, value: impl Into<String>) -> Self {
+        self.age_time_unit = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetry`.
+    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestTimeout`.
+    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_timeout = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestRetry`.
+    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_retry = Some(value.into());
+        self
+    }
+    /// Sets `natTraversalEnabled`.
+    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+}
 /// Tunnel service profile mtu type: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
@@ -8076,6 +12659,442 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Venue activation, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueActivation {
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `apModel`
+    ///
+    /// Wire name `apModel`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
+    #[serde(rename = "apModel", default, skip_serializing_if = "Option::is_none")]
+    pub ap_model: Option<String>,
+    /// `portId`
+    ///
+    /// Wire name `portId`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
+    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
+    pub port_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueActivation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            ap_model: None,
+            port_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `apModel`.
+    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
+        self.ap_model = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+}
+/// Viewmodel dhcp pool, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelDhcpPool {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `startAddress`
+    ///
+    /// Wire name `startAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
+    #[serde(rename = "startAddress", default, skip_serializing_if = "Option::is_none")]
+    pub start_address: Option<String>,
+    /// `endAddress`
+    ///
+    /// Wire name `endAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
+    #[serde(rename = "endAddress", default, skip_serializing_if = "Option::is_none")]
+    pub end_address: Option<String>,
+    /// `networkAddress`
+    ///
+    /// Wire name `networkAddress`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
+    #[serde(rename = "networkAddress", default, skip_serializing_if = "Option::is_none")]
+    pub network_address: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelDhcpPool {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            start_address: None,
+            end_address: None,
+            network_address: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `startAddress`.
+    pub fn with_start_address(mut self, value: impl Into<String>) -> Self {
+        self.start_address = Some(value.into());
+        self
+    }
+    /// Sets `endAddress`.
+    pub fn with_end_address(mut self, value: impl Into<String>) -> Self {
+        self.end_address = Some(value.into());
+        self
+    }
+    /// Sets `networkAddress`.
+    pub fn with_network_address(mut self, value: impl Into<String>) -> Self {
+        self.network_address = Some(value.into());
+        self
+    }
+}
+/// Viewmodel epdg, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelEpdg {
+    /// `ip`
+    ///
+    /// Wire name `ip`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `domain`
+    ///
+    /// Wire name `domain`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelEpdg {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ip: None,
+            domain: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `domain`.
+    pub fn with_domain(mut self, value: impl Into<String>) -> Self {
+        self.domain = Some(value.into());
+        self
+    }
+}
+/// Viewmodel hotspot20 eap, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20EapDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelHotspot20Eap {
+    /// `method`
+    ///
+    /// Wire name `method`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20EapDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelHotspot20Eap {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            method: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `method`.
+    pub fn with_method(mut self, value: impl Into<String>) -> Self {
+        self.method = Some(value.into());
+        self
+    }
+}
+/// Viewmodel hotspot20 friendly name, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelHotspot20FriendlyName {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `language`
+    ///
+    /// Wire name `language`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelHotspot20FriendlyName {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            language: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `language`.
+    pub fn with_language(mut self, value: impl Into<String>) -> Self {
+        self.language = Some(value.into());
+        self
+    }
+}
+/// Viewmodel hotspot20 nai realm, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelHotspot20NaiRealm {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `eaps`
+    ///
+    /// Wire name `eaps`; `array<ViewmodelHotspot20Eap>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eaps: Option<Vec<ViewmodelHotspot20Eap>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelHotspot20NaiRealm {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            eaps: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `eaps`.
+    pub fn with_eaps(mut self, value: impl Into<Vec<ViewmodelHotspot20Eap>>) -> Self {
+        self.eaps = Some(value.into());
+        self
+    }
+}
+/// Viewmodel hotspot20 plmn, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelHotspot20Plmn {
+    /// `mcc`
+    ///
+    /// Wire name `mcc`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcc: Option<String>,
+    /// `mnc`
+    ///
+    /// Wire name `mnc`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mnc: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelHotspot20Plmn {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mcc: None,
+            mnc: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mcc`.
+    pub fn with_mcc(mut self, value: impl Into<String>) -> Self {
+        self.mcc = Some(value.into());
+        self
+    }
+    /// Sets `mnc`.
+    pub fn with_mnc(mut self, value: impl Into<String>) -> Self {
+        self.mnc = Some(value.into());
+        self
+    }
+}
+/// Viewmodel multicast dns proxy service rule, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ViewmodelMulticastDnsProxyServiceRule {
+    /// `ruleIndex`
+    ///
+    /// Wire name `ruleIndex`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(rename = "ruleIndex", default, skip_serializing_if = "Option::is_none")]
+    pub rule_index: Option<i64>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `service`
+    ///
+    /// Wire name `service`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    /// `mdnsName`
+    ///
+    /// Wire name `mdnsName`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(rename = "mdnsName", default, skip_serializing_if = "Option::is_none")]
+    pub mdns_name: Option<String>,
+    /// `mdnsProtocol`
+    ///
+    /// Wire name `mdnsProtocol`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(rename = "mdnsProtocol", default, skip_serializing_if = "Option::is_none")]
+    pub mdns_protocol: Option<String>,
+    /// `fromVlan`
+    ///
+    /// Wire name `fromVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(rename = "fromVlan", default, skip_serializing_if = "Option::is_none")]
+    pub from_vlan: Option<i64>,
+    /// `toVlan`
+    ///
+    /// Wire name `toVlan`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+    #[serde(rename = "toVlan", default, skip_serializing_if = "Option::is_none")]
+    pub to_vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ViewmodelMulticastDnsProxyServiceRule {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            rule_index: None,
+            enabled: None,
+            service: None,
+            mdns_name: None,
+            mdns_protocol: None,
+            from_vlan: None,
+            to_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ruleIndex`.
+    pub fn with_rule_index(mut self, value: impl Into<i64>) -> Self {
+        self.rule_index = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(mut self, value: impl Into<String>) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+    /// Sets `mdnsName`.
+    pub fn with_mdns_name(mut self, value: impl Into<String>) -> Self {
+        self.mdns_name = Some(value.into());
+        self
+    }
+    /// Sets `mdnsProtocol`.
+    pub fn with_mdns_protocol(mut self, value: impl Into<String>) -> Self {
+        self.mdns_protocol = Some(value.into());
+        self
+    }
+    /// Sets `fromVlan`.
+    pub fn with_from_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.from_vlan = Some(value.into());
+        self
+    }
+    /// Sets `toVlan`.
+    pub fn with_to_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.to_vlan = Some(value.into());
+        self
+    }
+}
 /// Vlan pool profile, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
@@ -8130,6 +13149,93 @@ impl VlanPoolProfile {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+}
+/// Vlan pool profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VlanPoolProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `vlanMembers`
+    ///
+    /// Wire name `vlanMembers`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
+    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_members: Option<Vec<String>>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// `wifiNetworkVenueApGroups`
+    ///
+    /// Wire name `wifiNetworkVenueApGroups`; `array<WifiNetworkVenueApGroupQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
+    #[serde(
+        rename = "wifiNetworkVenueApGroups",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi_network_venue_ap_groups: Option<Vec<WifiNetworkVenueApGroupQueryData>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VlanPoolProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            vlan_members: None,
+            wifi_network_ids: None,
+            wifi_network_venue_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkVenueApGroups`.
+    pub fn with_wifi_network_venue_ap_groups(
+        mut self,
+        value: impl Into<Vec<WifiNetworkVenueApGroupQueryData>>,
+    ) -> Self {
+        self.wifi_network_venue_ap_groups = Some(value.into());
         self
     }
 }
@@ -8266,6 +13372,86 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQosPriority {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Wifi calling service profile query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiCallingServiceProfileQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `qosPriority`
+    ///
+    /// Wire name `qosPriority`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
+    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
+    pub qos_priority: Option<String>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// `epdgs`
+    ///
+    /// Wire name `epdgs`; `array<ViewmodelEpdg>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epdgs: Option<Vec<ViewmodelEpdg>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiCallingServiceProfileQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            qos_priority: None,
+            wifi_network_ids: None,
+            epdgs: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `qosPriority`.
+    pub fn with_qos_priority(mut self, value: impl Into<String>) -> Self {
+        self.qos_priority = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `epdgs`.
+    pub fn with_epdgs(mut self, value: impl Into<Vec<ViewmodelEpdg>>) -> Self {
+        self.epdgs = Some(value.into());
+        self
     }
 }
 /// Wifi calling service profile v1, with the fields the official description lists.
@@ -8416,6 +13602,74 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1QosPriority {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Wifi network venue ap group query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiNetworkVenueApGroupQueryData {
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `wifiNetworkId`
+    ///
+    /// Wire name `wifiNetworkId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
+    #[serde(rename = "wifiNetworkId", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_id: Option<String>,
+    /// `apGroupIds`
+    ///
+    /// Wire name `apGroupIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
+    #[serde(rename = "apGroupIds", default, skip_serializing_if = "Option::is_none")]
+    pub ap_group_ids: Option<Vec<String>>,
+    /// `isAllApGroups`
+    ///
+    /// Wire name `isAllApGroups`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
+    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
+    pub is_all_ap_groups: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiNetworkVenueApGroupQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            wifi_network_id: None,
+            ap_group_ids: None,
+            is_all_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkId`.
+    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi_network_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupIds`.
+    pub fn with_ap_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_group_ids = Some(value.into());
+        self
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+}
 /// wireless policies: the 140 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_policies()`; each method returns a request builder, and nothing
@@ -8442,7 +13696,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /accessControlProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseAccessControlProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAccessControlProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -8806,7 +14060,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /applicationPolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseApplicationPolicyQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApplicationPolicies::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -8986,7 +14240,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /devicePolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseDevicePolicyQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryDevicePolicies::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -9140,7 +14394,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /l2AclPolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseL2AclPolicyQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryL2AclPolicies::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -9252,7 +14506,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /l3AclPolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseL3AclPolicyQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryL3AclPolicies::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -9504,7 +14758,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /clientIsolationProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseClientIsolationProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryClientIsolationProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -9670,7 +14924,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /hotspot20IdentityProviders/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseHotspot20IdentityProviderQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20IdentityProviders::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView (not named by the document; the list of a resource the client creates)).
@@ -9777,7 +15031,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /hotspot20Operators/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseHotspot20OperatorQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20Operators::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView (not named by the document; the list of a resource the client creates)).
@@ -9880,7 +15134,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /lbsServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseLbsServerProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryLbsServerProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -9992,7 +15246,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /multicastDnsProxyProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseMulticastDnsProxyProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMulticastDnsProxyProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10091,7 +15345,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /roguePolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseRoguePolicyQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryRoguePolicies::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10197,7 +15451,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /snmpAgentProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseSnmpAgentProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySnmpAgentProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10303,7 +15557,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /softGreProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseSoftGreProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySoftGreProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10432,7 +15686,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /tunnelServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseTunnelProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTunnelServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10600,7 +15854,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /syslogServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseSyslogServerProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySyslogServerProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10768,7 +16022,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /radiusServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseRadiusServerProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryRadiusServerProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -10948,7 +16202,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /dhcpConfigServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseDhcpConfigServiceProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryDhcpConfigServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -11132,7 +16386,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /wifiCallingServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseWifiCallingServiceProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiCallingServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -11240,7 +16494,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /vlanPoolProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseVlanPoolProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVlanPoolProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -11346,7 +16600,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// `POST /ethernetPortProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseEthernetPortProfileQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEthernetPortProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
@@ -11469,13 +16723,15 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseAccessControlProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -11491,14 +16747,14 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseAccessControlProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseAccessControlProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -12799,13 +18055,15 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseApplicationPolicyQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ApplicationPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -12821,14 +18079,14 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseApplicationPolicyQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseApplicationPolicyQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -13439,13 +18697,15 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseDevicePolicyQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DevicePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -13461,14 +18721,14 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseDevicePolicyQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseDevicePolicyQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -14020,13 +19280,15 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseL2AclPolicyQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -14042,14 +19304,14 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseL2AclPolicyQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseL2AclPolicyQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -14495,13 +19757,15 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseL3AclPolicyQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -14517,14 +19781,14 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseL3AclPolicyQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseL3AclPolicyQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -15474,13 +20738,17 @@ impl<'a> QueryClientIsolationProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseClientIsolationProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, ClientIsolationProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -15496,14 +20764,17 @@ impl<'a> QueryClientIsolationProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<
+        QueryResponseClientIsolationProfileQueryData,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseClientIsolationProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16058,13 +21329,17 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseHotspot20IdentityProviderQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, Hotspot20IdentityProviderQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16080,14 +21355,17 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<
+        QueryResponseHotspot20IdentityProviderQueryData,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseHotspot20IdentityProviderQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16468,13 +21746,15 @@ impl<'a> QueryHotspot20Operators<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseHotspot20OperatorQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Hotspot20OperatorQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16490,14 +21770,14 @@ impl<'a> QueryHotspot20Operators<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseHotspot20OperatorQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseHotspot20OperatorQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -16878,13 +22158,15 @@ impl<'a> QueryLbsServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseLbsServerProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, LbsServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -16900,14 +22182,14 @@ impl<'a> QueryLbsServerProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseLbsServerProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseLbsServerProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -17290,13 +22572,17 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseMulticastDnsProxyProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, MulticastDnsProxyProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -17312,14 +22598,17 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<
+        QueryResponseMulticastDnsProxyProfileQueryData,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseMulticastDnsProxyProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -17697,13 +22986,15 @@ impl<'a> QueryRoguePolicies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseRoguePolicyQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -17719,14 +23010,14 @@ impl<'a> QueryRoguePolicies<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseRoguePolicyQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseRoguePolicyQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -18107,13 +23398,15 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseSnmpAgentProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SnmpAgentProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -18129,14 +23422,14 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseSnmpAgentProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseSnmpAgentProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -18517,13 +23810,15 @@ impl<'a> QuerySoftGreProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseSoftGreProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SoftGreProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -18539,14 +23834,14 @@ impl<'a> QuerySoftGreProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseSoftGreProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseSoftGreProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -19010,13 +24305,13 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseTunnelProfile> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, TunnelProfile> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -19032,14 +24327,14 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseTunnelProfile, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseTunnelProfile>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -19600,13 +24895,15 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseSyslogServerProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -19622,14 +24919,14 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseSyslogServerProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseSyslogServerProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -20187,13 +25484,15 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseRadiusServerProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -20209,14 +25508,14 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseRadiusServerProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseRadiusServerProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -20781,13 +26080,17 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseDhcpConfigServiceProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, DhcpConfigServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -20803,14 +26106,17 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<
+        QueryResponseDhcpConfigServiceProfileQueryData,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseDhcpConfigServiceProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -21375,13 +26681,17 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseWifiCallingServiceProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, WifiCallingServiceProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -21397,14 +26707,17 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<
+        QueryResponseWifiCallingServiceProfileQueryData,
+        ruckus_one_runtime::Error,
+    > {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseWifiCallingServiceProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -21785,13 +27098,15 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseVlanPoolProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -21807,14 +27122,14 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseVlanPoolProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseVlanPoolProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -22195,13 +27510,15 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseEthernetPortProfileQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -22217,14 +27534,14 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseEthernetPortProfileQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseEthernetPortProfileQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

@@ -1160,6 +1160,126 @@ impl AggregatedDeviceModel {
         self
     }
 }
+/// Ap group query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApGroupQueryData {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `isDefault`
+    ///
+    /// Wire name `isDefault`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    /// `venueId`
+    ///
+    /// Wire name `venueId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
+    pub venue_id: Option<String>,
+    /// `apSerialNumbers`
+    ///
+    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(
+        rename = "apSerialNumbers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// `wifiNetworkIds`
+    ///
+    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// `clientCount`
+    ///
+    /// Wire name `clientCount`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
+    #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
+    pub client_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApGroupQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            is_default: None,
+            venue_id: None,
+            ap_serial_numbers: None,
+            wifi_network_ids: None,
+            client_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+}
 /// Ap radio, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
@@ -4605,6 +4725,106 @@ impl DownLink {
         self
     }
 }
+/// Drift instance, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DriftInstance {
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `instanceId`
+    ///
+    /// Wire name `instanceId`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
+    #[serde(rename = "instanceId", default, skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DriftInstance {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tenant_id: None,
+            instance_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `instanceId`.
+    pub fn with_instance_id(mut self, value: impl Into<String>) -> Self {
+        self.instance_id = Some(value.into());
+        self
+    }
+}
+/// Drift instance response, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DriftInstanceResponse {
+    /// `data`
+    ///
+    /// Wire name `data`; `array<DriftInstance>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<DriftInstance>>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DriftInstanceResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            data: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<DriftInstance>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+}
 /// Edge, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
@@ -5553,6 +5773,528 @@ impl GeoLocation {
     /// Sets `source`.
     pub fn with_source(mut self, value: impl Into<String>) -> Self {
         self.source = Some(value.into());
+        self
+    }
+}
+/// Hierarchy node, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct HierarchyNode {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `templateType`
+    ///
+    /// Wire name `templateType`; `HierarchyNodeTemplateType`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "templateType", default, skip_serializing_if = "Option::is_none")]
+    pub template_type: Option<HierarchyNodeTemplateType>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `templateContext`
+    ///
+    /// Wire name `templateContext`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(
+        rename = "templateContext",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_context: Option<String>,
+    /// `tags`
+    ///
+    /// Wire name `tags`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `createdBy`
+    ///
+    /// Wire name `createdBy`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "createdBy", default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
+    /// `createdOn`
+    ///
+    /// Wire name `createdOn`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "createdOn", default, skip_serializing_if = "Option::is_none")]
+    pub created_on: Option<i64>,
+    /// `lastModified`
+    ///
+    /// Wire name `lastModified`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<i64>,
+    /// `lastApplied`
+    ///
+    /// Wire name `lastApplied`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "lastApplied", default, skip_serializing_if = "Option::is_none")]
+    pub last_applied: Option<i64>,
+    /// `authorizationToken`
+    ///
+    /// Wire name `authorizationToken`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(
+        rename = "authorizationToken",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub authorization_token: Option<String>,
+    /// `version`
+    ///
+    /// Wire name `version`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<i64>,
+    /// `driftStatus`
+    ///
+    /// Wire name `driftStatus`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "driftStatus", default, skip_serializing_if = "Option::is_none")]
+    pub drift_status: Option<String>,
+    /// `isEnforced`
+    ///
+    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
+    pub is_enforced: Option<bool>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `appliedOnEcTenants`
+    ///
+    /// Wire name `appliedOnEcTenants`; `array<string>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(
+        rename = "appliedOnEcTenants",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub applied_on_ec_tenants: Option<Vec<String>>,
+    /// `appliedOnInstances`
+    ///
+    /// Wire name `appliedOnInstances`; `array<string>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(
+        rename = "appliedOnInstances",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub applied_on_instances: Option<Vec<String>>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `children`
+    ///
+    /// Wire name `children`; `array<HierarchyNode>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<HierarchyNode>>,
+    /// `supportsChildren`
+    ///
+    /// Wire name `supportsChildren`; `boolean`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
+    #[serde(
+        rename = "supportsChildren",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supports_children: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl HierarchyNode {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            template_type: None,
+            tenant_id: None,
+            template_context: None,
+            tags: None,
+            created_by: None,
+            created_on: None,
+            last_modified: None,
+            last_applied: None,
+            authorization_token: None,
+            version: None,
+            drift_status: None,
+            is_enforced: None,
+            type_: None,
+            applied_on_ec_tenants: None,
+            applied_on_instances: None,
+            parent_id: None,
+            children: None,
+            supports_children: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templateType`.
+    pub fn with_template_type(
+        mut self,
+        value: impl Into<HierarchyNodeTemplateType>,
+    ) -> Self {
+        self.template_type = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `templateContext`.
+    pub fn with_template_context(mut self, value: impl Into<String>) -> Self {
+        self.template_context = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `createdBy`.
+    pub fn with_created_by(mut self, value: impl Into<String>) -> Self {
+        self.created_by = Some(value.into());
+        self
+    }
+    /// Sets `createdOn`.
+    pub fn with_created_on(mut self, value: impl Into<i64>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// Sets `lastModified`.
+    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
+        self.last_modified = Some(value.into());
+        self
+    }
+    /// Sets `lastApplied`.
+    pub fn with_last_applied(mut self, value: impl Into<i64>) -> Self {
+        self.last_applied = Some(value.into());
+        self
+    }
+    /// Sets `authorizationToken`.
+    pub fn with_authorization_token(mut self, value: impl Into<String>) -> Self {
+        self.authorization_token = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<i64>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `driftStatus`.
+    pub fn with_drift_status(mut self, value: impl Into<String>) -> Self {
+        self.drift_status = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `appliedOnEcTenants`.
+    pub fn with_applied_on_ec_tenants(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.applied_on_ec_tenants = Some(value.into());
+        self
+    }
+    /// Sets `appliedOnInstances`.
+    pub fn with_applied_on_instances(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.applied_on_instances = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `children`.
+    pub fn with_children(mut self, value: impl Into<Vec<HierarchyNode>>) -> Self {
+        self.children = Some(value.into());
+        self
+    }
+    /// Sets `supportsChildren`.
+    pub fn with_supports_children(mut self, value: impl Into<bool>) -> Self {
+        self.supports_children = Some(value.into());
+        self
+    }
+}
+/// Hierarchy node template type: the values the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum HierarchyNodeTemplateType {
+    /// `NONE`
+    None,
+    /// `NETWORK`
+    Network,
+    /// `RADIUS`
+    Radius,
+    /// `DPSK`
+    Dpsk,
+    /// `VENUE`
+    Venue,
+    /// `WIFI_CALLING`
+    WifiCalling,
+    /// `DHCP`
+    Dhcp,
+    /// `ACCESS_CONTROL`
+    AccessControl,
+    /// `APPLICATION_POLICY`
+    ApplicationPolicy,
+    /// `DEVICE_POLICY`
+    DevicePolicy,
+    /// `L2_ACL`
+    L2Acl,
+    /// `L3_ACL`
+    L3Acl,
+    /// `PORTAL`
+    Portal,
+    /// `ROGUE_AP`
+    RogueAp,
+    /// `SYSLOG`
+    Syslog,
+    /// `SWITCH_REGULAR`
+    SwitchRegular,
+    /// `SWITCH_CLI`
+    SwitchCli,
+    /// `VLAN_POOL`
+    VlanPool,
+    /// `AP_GROUP`
+    ApGroup,
+    /// `TENANT`
+    Tenant,
+    /// `ETHERNET_PORT`
+    EthernetPort,
+    /// `IDENTITY_GROUP`
+    IdentityGroup,
+    /// `TUNNEL_SERVICE`
+    TunnelService,
+    /// `WEBHOOK`
+    Webhook,
+    /// `IPSEC`
+    Ipsec,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl HierarchyNodeTemplateType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Network => "NETWORK",
+            Self::Radius => "RADIUS",
+            Self::Dpsk => "DPSK",
+            Self::Venue => "VENUE",
+            Self::WifiCalling => "WIFI_CALLING",
+            Self::Dhcp => "DHCP",
+            Self::AccessControl => "ACCESS_CONTROL",
+            Self::ApplicationPolicy => "APPLICATION_POLICY",
+            Self::DevicePolicy => "DEVICE_POLICY",
+            Self::L2Acl => "L2_ACL",
+            Self::L3Acl => "L3_ACL",
+            Self::Portal => "PORTAL",
+            Self::RogueAp => "ROGUE_AP",
+            Self::Syslog => "SYSLOG",
+            Self::SwitchRegular => "SWITCH_REGULAR",
+            Self::SwitchCli => "SWITCH_CLI",
+            Self::VlanPool => "VLAN_POOL",
+            Self::ApGroup => "AP_GROUP",
+            Self::Tenant => "TENANT",
+            Self::EthernetPort => "ETHERNET_PORT",
+            Self::IdentityGroup => "IDENTITY_GROUP",
+            Self::TunnelService => "TUNNEL_SERVICE",
+            Self::Webhook => "WEBHOOK",
+            Self::Ipsec => "IPSEC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for HierarchyNodeTemplateType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "NETWORK" => Self::Network,
+            "RADIUS" => Self::Radius,
+            "DPSK" => Self::Dpsk,
+            "VENUE" => Self::Venue,
+            "WIFI_CALLING" => Self::WifiCalling,
+            "DHCP" => Self::Dhcp,
+            "ACCESS_CONTROL" => Self::AccessControl,
+            "APPLICATION_POLICY" => Self::ApplicationPolicy,
+            "DEVICE_POLICY" => Self::DevicePolicy,
+            "L2_ACL" => Self::L2Acl,
+            "L3_ACL" => Self::L3Acl,
+            "PORTAL" => Self::Portal,
+            "ROGUE_AP" => Self::RogueAp,
+            "SYSLOG" => Self::Syslog,
+            "SWITCH_REGULAR" => Self::SwitchRegular,
+            "SWITCH_CLI" => Self::SwitchCli,
+            "VLAN_POOL" => Self::VlanPool,
+            "AP_GROUP" => Self::ApGroup,
+            "TENANT" => Self::Tenant,
+            "ETHERNET_PORT" => Self::EthernetPort,
+            "IDENTITY_GROUP" => Self::IdentityGroup,
+            "TUNNEL_SERVICE" => Self::TunnelService,
+            "WEBHOOK" => Self::Webhook,
+            "IPSEC" => Self::Ipsec,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for HierarchyNodeTemplateType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for HierarchyNodeTemplateType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for HierarchyNodeTemplateType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hierarchy query response, with the fields the official description lists.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct HierarchyQueryResponse {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `json`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<serde_json::Value>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<HierarchyNode>`; optional.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<HierarchyNode>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl HierarchyQueryResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            page_size: None,
+            request_id: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<HierarchyNode>>) -> Self {
+        self.data = Some(value.into());
         self
     }
 }
@@ -6791,6 +7533,359 @@ impl<'de> serde::Deserialize<'de> for NodeType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Qos stats, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QosStats {
+    /// `personalIdentityNetworkId`
+    ///
+    /// Wire name `personalIdentityNetworkId`; `string`; optional; format: uuid.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(
+        rename = "personalIdentityNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub personal_identity_network_id: Option<String>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vni: Option<i64>,
+    /// `uploadPackets`
+    ///
+    /// Wire name `uploadPackets`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(rename = "uploadPackets", default, skip_serializing_if = "Option::is_none")]
+    pub upload_packets: Option<i64>,
+    /// `downloadPackets`
+    ///
+    /// Wire name `downloadPackets`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(
+        rename = "downloadPackets",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub download_packets: Option<i64>,
+    /// `uploadBytes`
+    ///
+    /// Wire name `uploadBytes`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(rename = "uploadBytes", default, skip_serializing_if = "Option::is_none")]
+    pub upload_bytes: Option<i64>,
+    /// `downloadBytes`
+    ///
+    /// Wire name `downloadBytes`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(rename = "downloadBytes", default, skip_serializing_if = "Option::is_none")]
+    pub download_bytes: Option<i64>,
+    /// `billingStartEpoch`
+    ///
+    /// Wire name `billingStartEpoch`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(
+        rename = "billingStartEpoch",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub billing_start_epoch: Option<i64>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional; format: uuid.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QosStats {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            personal_identity_network_id: None,
+            vni: None,
+            upload_packets: None,
+            download_packets: None,
+            upload_bytes: None,
+            download_bytes: None,
+            billing_start_epoch: None,
+            identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `personalIdentityNetworkId`.
+    pub fn with_personal_identity_network_id(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.personal_identity_network_id = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
+    }
+    /// Sets `uploadPackets`.
+    pub fn with_upload_packets(mut self, value: impl Into<i64>) -> Self {
+        self.upload_packets = Some(value.into());
+        self
+    }
+    /// Sets `downloadPackets`.
+    pub fn with_download_packets(mut self, value: impl Into<i64>) -> Self {
+        self.download_packets = Some(value.into());
+        self
+    }
+    /// Sets `uploadBytes`.
+    pub fn with_upload_bytes(mut self, value: impl Into<i64>) -> Self {
+        self.upload_bytes = Some(value.into());
+        self
+    }
+    /// Sets `downloadBytes`.
+    pub fn with_download_bytes(mut self, value: impl Into<i64>) -> Self {
+        self.download_bytes = Some(value.into());
+        self
+    }
+    /// Sets `billingStartEpoch`.
+    pub fn with_billing_start_epoch(mut self, value: impl Into<i64>) -> Self {
+        self.billing_start_epoch = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+}
+/// Query response ap group query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseApGroupQueryData {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<ApGroupQueryData>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<ApGroupQueryData>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseApGroupQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<ApGroupQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response qos stats, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QueryResponseQosStats {
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<QosStats>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<QosStats>>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
+    #[serde(
+        rename = "subsequentQueries",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QueryResponseQosStats {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<QosStats>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
     }
 }
 /// Query response topology response, with the fields the official description lists.
@@ -19011,7 +20106,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `POST /venues/apGroups/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseApGroupQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApGroups::version`)
     /// - Pagination: `query_body`, items in `data`
     ///
@@ -19526,7 +20621,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplateAaaServers::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
@@ -19708,7 +20803,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `POST /templates/switchProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryTemplateSwitchProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1 (the document names the /templates/switchProfiles family without methods; the description lists it by this query, not by GET)).
@@ -19847,7 +20942,7 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, required): `QueryRequest`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `HierarchyQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateDependencies::version`)
     /// - Pagination: `query_body`, items in `data`
     pub fn query_template_dependencies(
@@ -19873,7 +20968,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `pageSize` (`integer`, builder method `page_size`)
     /// - Request body (json, required): `TemplateInstanceQuery`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `DriftInstanceResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateInstances::version`)
     /// - Pagination: `page_params`, items in `data`
     /// - Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances (the document's "/instances/query" after /templates/{templateId}/dependencies/query, read as a sibling under the template)).
@@ -20180,7 +21275,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// `POST /qosStatistics/query` on the `network` API.
     ///
     /// - Request body (json, required): `array<array<QosMatchField>>`
-    /// - Response 200: `QueryResult`
+    /// - Response 200: `QueryResponseQosStats`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryQosStatistics::version`)
     ///
     /// Notes:
@@ -25275,13 +26370,13 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseApGroupQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -25297,14 +26392,14 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<QueryResponseApGroupQueryData, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseApGroupQueryData>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -26432,7 +27527,7 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -26454,14 +27549,14 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -26968,7 +28063,7 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -26990,14 +28085,14 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -27417,13 +28512,13 @@ impl<'a> QueryTemplateDependencies<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, HierarchyQueryResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, HierarchyNode> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -27439,14 +28534,14 @@ impl<'a> QueryTemplateDependencies<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<HierarchyQueryResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<HierarchyQueryResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -27523,13 +28618,13 @@ impl<'a> QueryTemplateInstances<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DriftInstanceResponse> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DriftInstance> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -27543,16 +28638,14 @@ impl<'a> QueryTemplateInstances<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DriftInstanceResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<DriftInstanceResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -28549,16 +29642,14 @@ impl<'a> QueryQosStatistics<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<QueryResponseQosStats, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Response<QueryResponseQosStats>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

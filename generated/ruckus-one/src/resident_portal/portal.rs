@@ -207,6 +207,18 @@ pub struct UnitUserPage {
     /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `PageableObject`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -224,6 +236,8 @@ impl UnitUserPage {
             first: None,
             last: None,
             empty: None,
+            sort: None,
+            pageable: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -272,6 +286,1885 @@ impl UnitUserPage {
         self.empty = Some(value.into());
         self
     }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<PageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+}
+/// Entity model devices list resource, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityModelDevicesListResource {
+    /// `contents`
+    ///
+    /// Wire name `contents`; `array<UnitDevice>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contents: Option<Vec<UnitDevice>>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityModelDevicesListResource {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            contents: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `contents`.
+    pub fn with_contents(mut self, value: impl Into<Vec<UnitDevice>>) -> Self {
+        self.contents = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Entity model portal ui configuration, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityModelPortalUiConfiguration {
+    /// `apiAllowed`
+    ///
+    /// Wire name `apiAllowed`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "apiAllowed", default, skip_serializing_if = "Option::is_none")]
+    pub api_allowed: Option<bool>,
+    /// `tenantSetDpsk`
+    ///
+    /// Wire name `tenantSetDpsk`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "tenantSetDpsk", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_set_dpsk: Option<bool>,
+    /// `logoFileName`
+    ///
+    /// Wire name `logoFileName`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "logoFileName", default, skip_serializing_if = "Option::is_none")]
+    pub logo_file_name: Option<String>,
+    /// `tenantTitle`
+    ///
+    /// Wire name `tenantTitle`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "tenantTitle", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_title: Option<String>,
+    /// `tenantSubtitle`
+    ///
+    /// Wire name `tenantSubtitle`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "tenantSubtitle", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_subtitle: Option<String>,
+    /// `announcements`
+    ///
+    /// Wire name `announcements`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub announcements: Option<String>,
+    /// `helpText`
+    ///
+    /// Wire name `helpText`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "helpText", default, skip_serializing_if = "Option::is_none")]
+    pub help_text: Option<String>,
+    /// `portalAllowed`
+    ///
+    /// Wire name `portalAllowed`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
+    pub portal_allowed: Option<bool>,
+    /// `mainColor`
+    ///
+    /// Wire name `mainColor`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "mainColor", default, skip_serializing_if = "Option::is_none")]
+    pub main_color: Option<String>,
+    /// `accentColor`
+    ///
+    /// Wire name `accentColor`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "accentColor", default, skip_serializing_if = "Option::is_none")]
+    pub accent_color: Option<String>,
+    /// `separatorColor`
+    ///
+    /// Wire name `separatorColor`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "separatorColor", default, skip_serializing_if = "Option::is_none")]
+    pub separator_color: Option<String>,
+    /// `textColor`
+    ///
+    /// Wire name `textColor`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "textColor", default, skip_serializing_if = "Option::is_none")]
+    pub text_color: Option<String>,
+    /// `iconFileName`
+    ///
+    /// Wire name `iconFileName`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "iconFileName", default, skip_serializing_if = "Option::is_none")]
+    pub icon_file_name: Option<String>,
+    /// `loginText`
+    ///
+    /// Wire name `loginText`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
+    pub login_text: Option<String>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityModelPortalUiConfiguration {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            api_allowed: None,
+            tenant_set_dpsk: None,
+            logo_file_name: None,
+            tenant_title: None,
+            tenant_subtitle: None,
+            announcements: None,
+            help_text: None,
+            portal_allowed: None,
+            main_color: None,
+            accent_color: None,
+            separator_color: None,
+            text_color: None,
+            icon_file_name: None,
+            login_text: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apiAllowed`.
+    pub fn with_api_allowed(mut self, value: impl Into<bool>) -> Self {
+        self.api_allowed = Some(value.into());
+        self
+    }
+    /// Sets `tenantSetDpsk`.
+    pub fn with_tenant_set_dpsk(mut self, value: impl Into<bool>) -> Self {
+        self.tenant_set_dpsk = Some(value.into());
+        self
+    }
+    /// Sets `logoFileName`.
+    pub fn with_logo_file_name(mut self, value: impl Into<String>) -> Self {
+        self.logo_file_name = Some(value.into());
+        self
+    }
+    /// Sets `tenantTitle`.
+    pub fn with_tenant_title(mut self, value: impl Into<String>) -> Self {
+        self.tenant_title = Some(value.into());
+        self
+    }
+    /// Sets `tenantSubtitle`.
+    pub fn with_tenant_subtitle(mut self, value: impl Into<String>) -> Self {
+        self.tenant_subtitle = Some(value.into());
+        self
+    }
+    /// Sets `announcements`.
+    pub fn with_announcements(mut self, value: impl Into<String>) -> Self {
+        self.announcements = Some(value.into());
+        self
+    }
+    /// Sets `helpText`.
+    pub fn with_help_text(mut self, value: impl Into<String>) -> Self {
+        self.help_text = Some(value.into());
+        self
+    }
+    /// Sets `portalAllowed`.
+    pub fn with_portal_allowed(mut self, value: impl Into<bool>) -> Self {
+        self.portal_allowed = Some(value.into());
+        self
+    }
+    /// Sets `mainColor`.
+    pub fn with_main_color(mut self, value: impl Into<String>) -> Self {
+        self.main_color = Some(value.into());
+        self
+    }
+    /// Sets `accentColor`.
+    pub fn with_accent_color(mut self, value: impl Into<String>) -> Self {
+        self.accent_color = Some(value.into());
+        self
+    }
+    /// Sets `separatorColor`.
+    pub fn with_separator_color(mut self, value: impl Into<String>) -> Self {
+        self.separator_color = Some(value.into());
+        self
+    }
+    /// Sets `textColor`.
+    pub fn with_text_color(mut self, value: impl Into<String>) -> Self {
+        self.text_color = Some(value.into());
+        self
+    }
+    /// Sets `iconFileName`.
+    pub fn with_icon_file_name(mut self, value: impl Into<String>) -> Self {
+        self.icon_file_name = Some(value.into());
+        self
+    }
+    /// Sets `loginText`.
+    pub fn with_login_text(mut self, value: impl Into<String>) -> Self {
+        self.login_text = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Entity model property, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityModelProperty {
+    /// `guid`
+    ///
+    /// Wire name `guid`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `address`
+    ///
+    /// Wire name `address`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `managementName`
+    ///
+    /// Wire name `managementName`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(rename = "managementName", default, skip_serializing_if = "Option::is_none")]
+    pub management_name: Option<String>,
+    /// `managementPhone`
+    ///
+    /// Wire name `managementPhone`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(
+        rename = "managementPhone",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_phone: Option<String>,
+    /// `managementEmail`
+    ///
+    /// Wire name `managementEmail`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(
+        rename = "managementEmail",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_email: Option<String>,
+    /// `tenantPortalHelpText`
+    ///
+    /// Wire name `tenantPortalHelpText`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(
+        rename = "tenantPortalHelpText",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tenant_portal_help_text: Option<String>,
+    /// `tenantPortalAnnouncements`
+    ///
+    /// Wire name `tenantPortalAnnouncements`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(
+        rename = "tenantPortalAnnouncements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tenant_portal_announcements: Option<String>,
+    /// `allowSeparateGuestSecret`
+    ///
+    /// Wire name `allowSeparateGuestSecret`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(
+        rename = "allowSeparateGuestSecret",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_separate_guest_secret: Option<bool>,
+    /// `enforceMaxUnits`
+    ///
+    /// Wire name `enforceMaxUnits`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(
+        rename = "enforceMaxUnits",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enforce_max_units: Option<bool>,
+    /// `maxUnits`
+    ///
+    /// Wire name `maxUnits`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(rename = "maxUnits", default, skip_serializing_if = "Option::is_none")]
+    pub max_units: Option<i64>,
+    /// `sendEmail`
+    ///
+    /// Wire name `sendEmail`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(rename = "sendEmail", default, skip_serializing_if = "Option::is_none")]
+    pub send_email: Option<bool>,
+    /// `sendSms`
+    ///
+    /// Wire name `sendSms`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(rename = "sendSms", default, skip_serializing_if = "Option::is_none")]
+    pub send_sms: Option<bool>,
+    /// `ssids`
+    ///
+    /// Wire name `ssids`; `array<string>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ssids: Option<Vec<String>>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityModelProperty {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            guid: None,
+            name: None,
+            address: None,
+            description: None,
+            management_name: None,
+            management_phone: None,
+            management_email: None,
+            tenant_portal_help_text: None,
+            tenant_portal_announcements: None,
+            allow_separate_guest_secret: None,
+            enforce_max_units: None,
+            max_units: None,
+            send_email: None,
+            send_sms: None,
+            ssids: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `guid`.
+    pub fn with_guid(mut self, value: impl Into<String>) -> Self {
+        self.guid = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn with_address(mut self, value: impl Into<String>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `managementName`.
+    pub fn with_management_name(mut self, value: impl Into<String>) -> Self {
+        self.management_name = Some(value.into());
+        self
+    }
+    /// Sets `managementPhone`.
+    pub fn with_management_phone(mut self, value: impl Into<String>) -> Self {
+        self.management_phone = Some(value.into());
+        self
+    }
+    /// Sets `managementEmail`.
+    pub fn with_management_email(mut self, value: impl Into<String>) -> Self {
+        self.management_email = Some(value.into());
+        self
+    }
+    /// Sets `tenantPortalHelpText`.
+    pub fn with_tenant_portal_help_text(mut self, value: impl Into<String>) -> Self {
+        self.tenant_portal_help_text = Some(value.into());
+        self
+    }
+    /// Sets `tenantPortalAnnouncements`.
+    pub fn with_tenant_portal_announcements(mut self, value: impl Into<String>) -> Self {
+        self.tenant_portal_announcements = Some(value.into());
+        self
+    }
+    /// Sets `allowSeparateGuestSecret`.
+    pub fn with_allow_separate_guest_secret(mut self, value: impl Into<bool>) -> Self {
+        self.allow_separate_guest_secret = Some(value.into());
+        self
+    }
+    /// Sets `enforceMaxUnits`.
+    pub fn with_enforce_max_units(mut self, value: impl Into<bool>) -> Self {
+        self.enforce_max_units = Some(value.into());
+        self
+    }
+    /// Sets `maxUnits`.
+    pub fn with_max_units(mut self, value: impl Into<i64>) -> Self {
+        self.max_units = Some(value.into());
+        self
+    }
+    /// Sets `sendEmail`.
+    pub fn with_send_email(mut self, value: impl Into<bool>) -> Self {
+        self.send_email = Some(value.into());
+        self
+    }
+    /// Sets `sendSms`.
+    pub fn with_send_sms(mut self, value: impl Into<bool>) -> Self {
+        self.send_sms = Some(value.into());
+        self
+    }
+    /// Sets `ssids`.
+    pub fn with_ssids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ssids = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Entity model unit, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityModelUnit {
+    /// `guid`
+    ///
+    /// Wire name `guid`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// `number`
+    ///
+    /// Wire name `number`; `string`; required.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    pub number: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `contact`
+    ///
+    /// Wire name `contact`; `UnitContact`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact: Option<UnitContact>,
+    /// `status`
+    ///
+    /// Wire name `status`; `EntityModelUnitStatus`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<EntityModelUnitStatus>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `guestSecret`
+    ///
+    /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(rename = "guestSecret", default, skip_serializing_if = "Option::is_none")]
+    pub guest_secret: Option<ruckus_one_runtime::Secret>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityModelUnit {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(number: String) -> Self {
+        Self {
+            guid: None,
+            number,
+            description: None,
+            contact: None,
+            status: None,
+            secret: None,
+            guest_secret: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `guid`.
+    pub fn with_guid(mut self, value: impl Into<String>) -> Self {
+        self.guid = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `contact`.
+    pub fn with_contact(mut self, value: impl Into<UnitContact>) -> Self {
+        self.contact = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<EntityModelUnitStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `guestSecret`.
+    pub fn with_guest_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.guest_secret = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Entity model unit status: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EntityModelUnitStatus {
+    /// `DISABLED`
+    Disabled,
+    /// `ENABLED`
+    Enabled,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EntityModelUnitStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "DISABLED",
+            Self::Enabled => "ENABLED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EntityModelUnitStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISABLED" => Self::Disabled,
+            "ENABLED" => Self::Enabled,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EntityModelUnitStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EntityModelUnitStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntityModelUnitStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Entity model unit user, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntityModelUnitUser {
+    /// `userId`
+    ///
+    /// Wire name `userId`; `string`; optional; format: uuid.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// `userName`
+    ///
+    /// Wire name `userName`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(rename = "userName", default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `status`
+    ///
+    /// Wire name `status`; `EntityModelUnitUserStatus`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<EntityModelUnitUserStatus>,
+    /// `type`
+    ///
+    /// Wire name `type`; `EntityModelUnitUserType`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<EntityModelUnitUserType>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntityModelUnitUser {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            user_id: None,
+            user_name: None,
+            email: None,
+            phone_number: None,
+            passphrase: None,
+            status: None,
+            type_: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `userId`.
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `userName`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<EntityModelUnitUserStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<EntityModelUnitUserType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Entity model unit user status: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EntityModelUnitUserStatus {
+    /// `BLOCKED`
+    Blocked,
+    /// `ACTIVE`
+    Active,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EntityModelUnitUserStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Blocked => "BLOCKED",
+            Self::Active => "ACTIVE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EntityModelUnitUserStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "BLOCKED" => Self::Blocked,
+            "ACTIVE" => Self::Active,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EntityModelUnitUserStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EntityModelUnitUserStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntityModelUnitUserStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Entity model unit user type: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EntityModelUnitUserType {
+    /// `UNIT`
+    Unit,
+    /// `GUEST`
+    Guest,
+    /// `LINKED`
+    Linked,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EntityModelUnitUserType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unit => "UNIT",
+            Self::Guest => "GUEST",
+            Self::Linked => "LINKED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EntityModelUnitUserType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNIT" => Self::Unit,
+            "GUEST" => Self::Guest,
+            "LINKED" => Self::Linked,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EntityModelUnitUserType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EntityModelUnitUserType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntityModelUnitUserType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Link, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Link {
+    /// `href`
+    ///
+    /// Wire name `href`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    /// `hreflang`
+    ///
+    /// Wire name `hreflang`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hreflang: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `deprecation`
+    ///
+    /// Wire name `deprecation`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<String>,
+    /// `profile`
+    ///
+    /// Wire name `profile`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `templated`
+    ///
+    /// Wire name `templated`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub templated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Link {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            href: None,
+            hreflang: None,
+            title: None,
+            type_: None,
+            deprecation: None,
+            profile: None,
+            name: None,
+            templated: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+}
+/// Login resource, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LoginResource {
+    /// `hashedSecret`
+    ///
+    /// Wire name `hashedSecret`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
+    #[serde(rename = "hashedSecret", default, skip_serializing_if = "Option::is_none")]
+    pub hashed_secret: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LoginResource {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            hashed_secret: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `hashedSecret`.
+    pub fn with_hashed_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.hashed_secret = Some(value.into());
+        self
+    }
+}
+/// Pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paged: Option<bool>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            page_number: None,
+            page_size: None,
+            paged: None,
+            unpaged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+}
+/// Portal token resource, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortalTokenResource {
+    /// `unitGuid`
+    ///
+    /// Wire name `unitGuid`; `string`; required.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
+    #[serde(rename = "unitGuid")]
+    pub unit_guid: String,
+    /// `token`
+    ///
+    /// Wire name `token`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// `serverVersion`
+    ///
+    /// Wire name `serverVersion`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
+    #[serde(rename = "serverVersion", default, skip_serializing_if = "Option::is_none")]
+    pub server_version: Option<String>,
+    /// `expireDateTime`
+    ///
+    /// Wire name `expireDateTime`; `string`; optional; format: date-time.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
+    #[serde(rename = "expireDateTime", default, skip_serializing_if = "Option::is_none")]
+    pub expire_date_time: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortalTokenResource {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(unit_guid: String) -> Self {
+        Self {
+            unit_guid,
+            token: None,
+            server_version: None,
+            expire_date_time: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `token`.
+    pub fn with_token(mut self, value: impl Into<String>) -> Self {
+        self.token = Some(value.into());
+        self
+    }
+    /// Sets `serverVersion`.
+    pub fn with_server_version(mut self, value: impl Into<String>) -> Self {
+        self.server_version = Some(value.into());
+        self
+    }
+    /// Sets `expireDateTime`.
+    pub fn with_expire_date_time(mut self, value: impl Into<String>) -> Self {
+        self.expire_date_time = Some(value.into());
+        self
+    }
+}
+/// Resident portal access, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ResidentPortalAccess {
+    /// `loginText`
+    ///
+    /// Wire name `loginText`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
+    #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
+    pub login_text: Option<String>,
+    /// `portalAllowed`
+    ///
+    /// Wire name `portalAllowed`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
+    #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
+    pub portal_allowed: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ResidentPortalAccess {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            login_text: None,
+            portal_allowed: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `loginText`.
+    pub fn with_login_text(mut self, value: impl Into<String>) -> Self {
+        self.login_text = Some(value.into());
+        self
+    }
+    /// Sets `portalAllowed`.
+    pub fn with_portal_allowed(mut self, value: impl Into<bool>) -> Self {
+        self.portal_allowed = Some(value.into());
+        self
+    }
+}
+/// Sort object, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SortObject {
+    /// `empty`
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// `sorted`
+    ///
+    /// Wire name `sorted`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sorted: Option<bool>,
+    /// `unsorted`
+    ///
+    /// Wire name `unsorted`; `boolean`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsorted: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SortObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            empty: None,
+            sorted: None,
+            unsorted: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sorted`.
+    pub fn with_sorted(mut self, value: impl Into<bool>) -> Self {
+        self.sorted = Some(value.into());
+        self
+    }
+    /// Sets `unsorted`.
+    pub fn with_unsorted(mut self, value: impl Into<bool>) -> Self {
+        self.unsorted = Some(value.into());
+        self
+    }
+}
+/// Unit, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Unit {
+    /// `guid`
+    ///
+    /// Wire name `guid`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// `number`
+    ///
+    /// Wire name `number`; `string`; required.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    pub number: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `contact`
+    ///
+    /// Wire name `contact`; `UnitContact`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact: Option<UnitContact>,
+    /// `status`
+    ///
+    /// Wire name `status`; `UnitStatus`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<UnitStatus>,
+    /// `secret`
+    ///
+    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<ruckus_one_runtime::Secret>,
+    /// `guestSecret`
+    ///
+    /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+    #[serde(rename = "guestSecret", default, skip_serializing_if = "Option::is_none")]
+    pub guest_secret: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Unit {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(number: String) -> Self {
+        Self {
+            guid: None,
+            number,
+            description: None,
+            contact: None,
+            status: None,
+            secret: None,
+            guest_secret: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `guid`.
+    pub fn with_guid(mut self, value: impl Into<String>) -> Self {
+        self.guid = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `contact`.
+    pub fn with_contact(mut self, value: impl Into<UnitContact>) -> Self {
+        self.contact = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<UnitStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.secret = Some(value.into());
+        self
+    }
+    /// Sets `guestSecret`.
+    pub fn with_guest_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.guest_secret = Some(value.into());
+        self
+    }
+}
+/// Unit contact, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UnitContact {
+    /// `contactName`
+    ///
+    /// Wire name `contactName`; `string`; required.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
+    #[serde(rename = "contactName")]
+    pub contact_name: String,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UnitContact {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(contact_name: String) -> Self {
+        Self {
+            contact_name,
+            email: None,
+            phone_number: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+}
+/// Unit device, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UnitDevice {
+    /// `guid`
+    ///
+    /// Wire name `guid`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// `lastConnectedDate`
+    ///
+    /// Wire name `lastConnectedDate`; `string`; optional; format: date-time.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
+    #[serde(
+        rename = "lastConnectedDate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_connected_date: Option<String>,
+    /// `authType`
+    ///
+    /// Wire name `authType`; `UnitDeviceAuthType`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
+    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
+    pub auth_type: Option<UnitDeviceAuthType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UnitDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            guid: None,
+            type_: None,
+            mac_address: None,
+            last_connected_date: None,
+            auth_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `guid`.
+    pub fn with_guid(mut self, value: impl Into<String>) -> Self {
+        self.guid = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `lastConnectedDate`.
+    pub fn with_last_connected_date(mut self, value: impl Into<String>) -> Self {
+        self.last_connected_date = Some(value.into());
+        self
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(mut self, value: impl Into<UnitDeviceAuthType>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+}
+/// Unit device auth type: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UnitDeviceAuthType {
+    /// `DPSK`
+    Dpsk,
+    /// `MACREG`
+    Macreg,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UnitDeviceAuthType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dpsk => "DPSK",
+            Self::Macreg => "MACREG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UnitDeviceAuthType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DPSK" => Self::Dpsk,
+            "MACREG" => Self::Macreg,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UnitDeviceAuthType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UnitDeviceAuthType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitDeviceAuthType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Unit status: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UnitStatus {
+    /// `DISABLED`
+    Disabled,
+    /// `ENABLED`
+    Enabled,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UnitStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "DISABLED",
+            Self::Enabled => "ENABLED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UnitStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISABLED" => Self::Disabled,
+            "ENABLED" => Self::Enabled,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UnitStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UnitStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Unit user, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UnitUser {
+    /// `userId`
+    ///
+    /// Wire name `userId`; `string`; optional; format: uuid.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// `userName`
+    ///
+    /// Wire name `userName`; `string`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(rename = "userName", default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `phoneNumber`
+    ///
+    /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `status`
+    ///
+    /// Wire name `status`; `UnitUserStatus`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<UnitUserStatus>,
+    /// `type`
+    ///
+    /// Wire name `type`; `UnitUserType`; optional.
+    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<UnitUserType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UnitUser {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            user_id: None,
+            user_name: None,
+            email: None,
+            phone_number: None,
+            passphrase: None,
+            status: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `userId`.
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `userName`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<UnitUserStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<UnitUserType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Unit user status: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UnitUserStatus {
+    /// `BLOCKED`
+    Blocked,
+    /// `ACTIVE`
+    Active,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UnitUserStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Blocked => "BLOCKED",
+            Self::Active => "ACTIVE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UnitUserStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "BLOCKED" => Self::Blocked,
+            "ACTIVE" => Self::Active,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UnitUserStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UnitUserStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Unit user type: the values the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UnitUserType {
+    /// `UNIT`
+    Unit,
+    /// `GUEST`
+    Guest,
+    /// `LINKED`
+    Linked,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UnitUserType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unit => "UNIT",
+            Self::Guest => "GUEST",
+            Self::Linked => "LINKED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UnitUserType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNIT" => Self::Unit,
+            "GUEST" => Self::Guest,
+            "LINKED" => Self::Linked,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UnitUserType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UnitUserType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
 }
 /// Resident portal: the 16 operations of this area of the Resident portal API.
 ///
@@ -301,13 +2194,13 @@ impl<'a> PortalClient<'a> {
     /// `POST /residents/properties/{propertyId}/units/logins` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
+    /// - Request body (json, required): `LoginResource`
+    /// - Response 200: `application/hal+json` `PortalTokenResource`
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
     pub fn create_unit_login(
         &self,
         property_id: &str,
-        body: &impl serde::Serialize,
+        body: &LoginResource,
     ) -> CreateUnitLogin<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -358,7 +2251,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/access` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `ResidentPortalAccess`
     pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -374,7 +2267,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
+    /// - Response 200: `application/hal+json` `EntityModelProperty`
     /// - Media types: Accept `application/hal+json`
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -391,7 +2284,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/uiConfigurations` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
+    /// - Response 200: `application/hal+json` `EntityModelPortalUiConfiguration`
     /// - Media types: Accept `application/hal+json`
     pub fn get_property_ui_configurations(
         &self,
@@ -433,7 +2326,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
+    /// - Response 200: `application/hal+json` `EntityModelUnit`
     /// - Media types: Accept `application/hal+json`
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -450,19 +2343,15 @@ impl<'a> PortalClient<'a> {
     /// `PUT /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, required): raw JSON (shape not shown)
-    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
-    /// - Response 202: `application/hal+json` raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `Unit`
+    /// - Response 200: `application/hal+json` `EntityModelUnit`
+    /// - Response 202: `application/hal+json` `EntityModelUnit` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
     /// - Asynchronous (202): the answer's `requestId` identifies the work.
     ///
     /// Notes:
     /// - Selective update; only the settings given are changed.
-    pub fn update_unit(
-        &self,
-        property_id: &str,
-        body: &impl serde::Serialize,
-    ) -> UpdateUnit<'a> {
+    pub fn update_unit(&self, property_id: &str, body: &Unit) -> UpdateUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_UNIT,
@@ -479,7 +2368,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Query parameter `type` (`string`, argument `type_`)
-    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
+    /// - Response 200: `application/hal+json` `EntityModelDevicesListResource`
     /// - Media types: Accept `application/hal+json`
     pub fn list_unit_devices(
         &self,
@@ -523,7 +2412,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EntityModelUnitUser`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -541,7 +2430,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Request body (json, required): `UnitUser`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUnitUser::version`)
@@ -550,7 +2439,7 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         user_id: &str,
-        body: &impl serde::Serialize,
+        body: &UnitUser,
     ) -> UpdateUnitUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -587,7 +2476,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 200: `EntityModelDevicesListResource`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
     pub fn list_unit_user_devices(
         &self,
@@ -662,14 +2551,14 @@ impl<'a> CreateUnitLogin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<PortalTokenResource, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<PortalTokenResource>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -806,14 +2695,14 @@ impl<'a> GetPropertyAccess<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ResidentPortalAccess, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<ResidentPortalAccess>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -856,14 +2745,14 @@ impl<'a> GetProperty<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EntityModelProperty, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelProperty>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -906,14 +2795,16 @@ impl<'a> GetPropertyUiConfigurations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<EntityModelPortalUiConfiguration, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelPortalUiConfiguration>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1003,14 +2894,14 @@ impl<'a> GetUnit<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EntityModelUnit, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelUnit>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1053,14 +2944,14 @@ impl<'a> UpdateUnit<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EntityModelUnit, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelUnit>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1103,14 +2994,16 @@ impl<'a> ListUnitDevices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<EntityModelDevicesListResource, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelDevicesListResource>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1221,14 +3114,14 @@ impl<'a> GetUnitUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EntityModelUnitUser, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelUnitUser>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -1453,14 +3346,16 @@ impl<'a> ListUnitUserDevices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<EntityModelDevicesListResource, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<EntityModelDevicesListResource>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

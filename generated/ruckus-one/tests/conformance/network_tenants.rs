@@ -719,7 +719,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -729,11 +729,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_notification_recipients");
-        support::same_json(
-            &out,
-            "[{\"sample\":true}]",
-            "list_tenant_notification_recipients",
-        );
+        support::same_json(&out, "[{}]", "list_tenant_notification_recipients");
     }
     {
         let expect = Expect {
@@ -743,7 +739,7 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"sample\":true}]"),
+            body_json: Some("[{\"description\":\"sample\"}]"),
             status: 202u16,
             answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
@@ -752,7 +748,10 @@ async fn network_tenants() {
             .network()
             .tenants()
             .delete_tenant_notification_recipients(
-                &vec![serde_json::json!({ "sample" : true })],
+                &vec![
+                    ruckus_one::network::tenants::NotificationRecipient::new("sample"
+                    .to_owned())
+                ],
             )
             .send()
             .await
@@ -1023,7 +1022,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json("[{\"email\":\"sample\",\"role\":\"sample\"}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1033,7 +1032,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_admins");
-        support::same_json(&out, "[{\"sample\":true}]", "list_admins");
+        support::same_json(
+            &out,
+            "[{\"email\":\"sample\",\"role\":\"sample\"}]",
+            "list_admins",
+        );
     }
     {
         let expect = Expect {

@@ -897,6 +897,28 @@ async fn network_wireless_networks() {
     {
         let expect = Expect {
             method: "POST",
+            path: "/guestUsers/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .query_guest_users_v1(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_guest_users_v1");
+        support::same_json(&out, "{}", "query_guest_users_v1");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
             path: "/guestUsers/query/csvFiles",
             accept: "text/csv",
             content_type: None,

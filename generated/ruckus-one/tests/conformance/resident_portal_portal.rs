@@ -15,19 +15,22 @@ async fn resident_portal_portal() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"unitGuid\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
             .portal()
-            .create_unit_login("propertyId 1/x", &serde_json::json!({ "sample" : true }))
+            .create_unit_login(
+                "propertyId 1/x",
+                &ruckus_one::resident_portal::portal::LoginResource::new(),
+            )
             .send()
             .await
             .expect("create_unit_login");
-        support::same_json(&out, "{\"sample\":true}", "create_unit_login");
+        support::same_json(&out, "{\"unitGuid\":\"sample\"}", "create_unit_login");
     }
     {
         let expect = Expect {
@@ -83,7 +86,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,7 +96,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property_access");
-        support::same_json(&out, "{\"sample\":true}", "get_property_access");
+        support::same_json(&out, "{}", "get_property_access");
     }
     {
         let expect = Expect {
@@ -105,7 +108,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -115,7 +118,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property");
-        support::same_json(&out, "{\"sample\":true}", "get_property");
+        support::same_json(&out, "{}", "get_property");
     }
     {
         let expect = Expect {
@@ -127,7 +130,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -137,7 +140,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property_ui_configurations");
-        support::same_json(&out, "{\"sample\":true}", "get_property_ui_configurations");
+        support::same_json(&out, "{}", "get_property_ui_configurations");
     }
     {
         let expect = Expect {
@@ -171,7 +174,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"number\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -181,7 +184,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_unit");
-        support::same_json(&out, "{\"sample\":true}", "get_unit");
+        support::same_json(&out, "{\"number\":\"sample\"}", "get_unit");
     }
     {
         let expect = Expect {
@@ -191,19 +194,22 @@ async fn resident_portal_portal() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"number\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"number\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
             .portal()
-            .update_unit("propertyId 1/x", &serde_json::json!({ "sample" : true }))
+            .update_unit(
+                "propertyId 1/x",
+                &ruckus_one::resident_portal::portal::Unit::new("sample".to_owned()),
+            )
             .send()
             .await
             .expect("update_unit");
-        support::same_json(&out, "{\"sample\":true}", "update_unit");
+        support::same_json(&out, "{\"number\":\"sample\"}", "update_unit");
     }
     {
         let expect = Expect {
@@ -215,7 +221,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -225,7 +231,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("list_unit_devices");
-        support::same_json(&out, "{\"sample\":true}", "list_unit_devices");
+        support::same_json(&out, "{}", "list_unit_devices");
     }
     {
         let expect = Expect {
@@ -259,7 +265,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -269,7 +275,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_unit_user");
-        support::same_json(&out, "{\"sample\":true}", "get_unit_user");
+        support::same_json(&out, "{}", "get_unit_user");
     }
     {
         let expect = Expect {
@@ -279,7 +285,7 @@ async fn resident_portal_portal() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -290,7 +296,7 @@ async fn resident_portal_portal() {
             .update_unit_user(
                 "propertyId 1/x",
                 "userId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::resident_portal::portal::UnitUser::new(),
             )
             .send()
             .await
@@ -329,7 +335,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -339,7 +345,7 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("list_unit_user_devices");
-        support::same_json(&out, "{\"sample\":true}", "list_unit_user_devices");
+        support::same_json(&out, "{}", "list_unit_user_devices");
     }
     {
         let expect = Expect {
