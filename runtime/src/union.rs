@@ -67,7 +67,12 @@ mod tests {
     #[test]
     fn decodes_the_selected_variant_and_names_the_union_on_failure() {
         let ok = tagged(json!({"type": "psk", "ssid": "home"})).unwrap();
-        assert_eq!(ok, Ok(Psk { ssid: "home".into() }));
+        assert_eq!(
+            ok,
+            Ok(Psk {
+                ssid: "home".into()
+            })
+        );
         let unknown = tagged(json!({"type": "sae", "ssid": "home"})).unwrap();
         assert_eq!(unknown, Err(json!({"type": "sae", "ssid": "home"})));
         let err = tagged(json!({"type": "psk"})).unwrap_err().to_string();

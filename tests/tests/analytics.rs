@@ -703,18 +703,20 @@ async fn create_schedule() {
         ok(answer),
     )
     .await;
-    let mut body = CreateScheduleRequest::new(
-        "Monthly APs".to_owned(),
-        ReportName::AccessPoints,
-        "AP report".to_owned(),
-        ReportFrequency::Monthly,
-        ReportGranularity::P1d,
-        ReportFormat::Csv,
-        "Europe/Paris".to_owned(),
-        json!({"emails": ["ops@example.com"]}),
-    );
-    body.pdf_cover_page = Some(false);
-    body.active = Some(true);
+    // Eight required fields: built with named setters instead of eight positional arguments.
+    let body = CreateScheduleRequest::builder()
+        .name("Monthly APs")
+        .report_name(ReportName::AccessPoints)
+        .description("AP report")
+        .frequency(ReportFrequency::Monthly)
+        .granularity(ReportGranularity::P1d)
+        .format(ReportFormat::Csv)
+        .timezone("Europe/Paris")
+        .recipients(json!({"emails": ["ops@example.com"]}))
+        .pdf_cover_page(false)
+        .active(true)
+        .build()
+        .unwrap();
     let created = client
         .analytics()
         .schedules()
@@ -727,6 +729,18 @@ async fn create_schedule() {
     assert_eq!(created.name, s("Monthly APs"));
     assert_eq!(created.format, Some(ReportFormat::Csv));
     assert_eq!(created.timezone, s("Europe/Paris"));
+}
+
+#[test]
+fn schedule_builder_names_a_missing_required_field_by_its_wire_name() {
+    let err = CreateScheduleRequest::builder()
+        .name("Monthly APs")
+        .description("AP report")
+        .build()
+        .unwrap_err();
+    assert_eq!(err.model(), "CreateScheduleRequest");
+    assert_eq!(err.field(), "reportName", "the first unset required field");
+    assert!(err.to_string().contains("`reportName`"), "{err}");
 }
 
 #[tokio::test]

@@ -12,47 +12,60 @@ async fn network_entitlements() {
             method: "POST",
             path: "/tenants/tenantId%201%2Fx/entitlements/assignments/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_tenant_entitlement_assignments("tenantId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_tenant_entitlement_assignments");
-        support::same_json(&out, "{}", "query_tenant_entitlement_assignments");
+        support::same_json(&out, &expect, "query_tenant_entitlement_assignments");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_tenant_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/tenants/self/entitlements/assignments",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .create_self_entitlement_assignment()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_self_entitlement_assignment");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_self_entitlement_assignment",
+        support::same_json(&out, &expect, "create_self_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_self_entitlement_assignment: decoded value differs from the sample"
         );
     }
     {
@@ -60,22 +73,34 @@ async fn network_entitlements() {
             method: "POST",
             path: "/tenants/self/entitlements/assignments/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_self_entitlement_assignments()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_self_entitlement_assignments");
-        support::same_json(&out, "{}", "query_self_entitlement_assignments");
+        support::same_json(&out, &expect, "query_self_entitlement_assignments");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_self_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -87,7 +112,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -97,10 +122,10 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("delete_self_entitlement_assignment");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_self_entitlement_assignment",
+        support::same_json(&out, &expect, "delete_self_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_self_entitlement_assignment: decoded value differs from the sample"
         );
     }
     {
@@ -108,25 +133,26 @@ async fn network_entitlements() {
             method: "PATCH",
             path: "/tenants/self/entitlements/assignments/id%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .patch_self_entitlement_assignment("id 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_self_entitlement_assignment");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_self_entitlement_assignment",
+        support::same_json(&out, &expect, "patch_self_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_self_entitlement_assignment: decoded value differs from the sample"
         );
     }
     {
@@ -134,154 +160,233 @@ async fn network_entitlements() {
             method: "POST",
             path: "/entitlements/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_entitlements()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_entitlements");
-        support::same_json(&out, "{}", "query_entitlements");
+        support::same_json(&out, &expect, "query_entitlements");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_entitlements: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/utilizations/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_entitlement_utilizations()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_entitlement_utilizations");
-        support::same_json(&out, "{}", "query_entitlement_utilizations");
+        support::same_json(&out, &expect, "query_entitlement_utilizations");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_entitlement_utilizations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/mileageReports/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_mileage_reports()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_mileage_reports");
-        support::same_json(&out, "{}", "query_mileage_reports");
+        support::same_json(&out, &expect, "query_mileage_reports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_mileage_reports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/compliances/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_compliances()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_compliances");
-        support::same_json(&out, "{}", "query_compliances");
+        support::same_json(&out, &expect, "query_compliances");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_compliances: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/banners/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_banners()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_banners");
-        support::same_json(&out, "{}", "query_banners");
+        support::same_json(&out, &expect, "query_banners");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_banners: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/availabilityReports/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_availability_reports()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_availability_reports");
-        support::same_json(&out, "{}", "query_availability_reports");
+        support::same_json(&out, &expect, "query_availability_reports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_availability_reports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/attentionNotes/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_attention_notes()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_attention_notes");
-        support::same_json(&out, "{}", "query_attention_notes");
+        support::same_json(&out, &expect, "query_attention_notes");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_attention_notes: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -293,7 +398,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -303,29 +408,38 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("get_entitlement_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_entitlement_settings");
+        support::same_json(&out, &expect, "get_entitlement_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_entitlement_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/entitlements/settings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .patch_entitlement_settings()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_entitlement_settings");
-        support::same_json(&out, "{\"sample\":true}", "patch_entitlement_settings");
+        support::same_json(&out, &expect, "patch_entitlement_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_entitlement_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -337,7 +451,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -347,10 +461,10 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_license_usage_reports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_entitlement_license_usage_reports",
+        support::same_json(&out, &expect, "list_entitlement_license_usage_reports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlement_license_usage_reports: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -364,7 +478,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -374,7 +488,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_banners");
-        support::same_json(&out, "{\"sample\":true}", "list_banners");
+        support::same_json(&out, &expect, "list_banners");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_banners: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -386,7 +504,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -396,7 +514,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_assignments");
-        support::same_json(&out, "{\"sample\":true}", "list_entitlement_assignments");
+        support::same_json(&out, &expect, "list_entitlement_assignments");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -406,9 +528,9 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -418,7 +540,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("create_entitlement_assignment");
-        support::same_json(&out, "{\"sample\":true}", "create_entitlement_assignment");
+        support::same_json(&out, &expect, "create_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_entitlement_assignment: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -428,7 +554,7 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -450,9 +576,9 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -462,7 +588,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("patch_entitlement_assignments");
-        support::same_json(&out, "{\"sample\":true}", "patch_entitlement_assignments");
+        support::same_json(&out, &expect, "patch_entitlement_assignments");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -474,7 +604,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -484,10 +614,10 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_assignment_summaries");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_entitlement_assignment_summaries",
+        support::same_json(&out, &expect, "list_entitlement_assignment_summaries");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlement_assignment_summaries: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -501,7 +631,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -511,7 +641,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlements");
-        support::same_json(&out, "{\"sample\":true}", "list_entitlements");
+        support::same_json(&out, &expect, "list_entitlements");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlements: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -524,7 +658,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -534,7 +668,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_summaries");
-        support::same_json(&out, "{\"sample\":true}", "list_entitlement_summaries");
+        support::same_json(&out, &expect, "list_entitlement_summaries");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlement_summaries: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -547,7 +685,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -557,7 +695,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_license_usage_reports");
-        support::same_json(&out, "{\"sample\":true}", "list_license_usage_reports");
+        support::same_json(&out, &expect, "list_license_usage_reports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_license_usage_reports: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -570,7 +712,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -580,7 +722,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_entitlements");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_entitlements");
+        support::same_json(&out, &expect, "list_msp_entitlements");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_entitlements: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -593,7 +739,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -603,7 +749,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_entitlement_summaries");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_entitlement_summaries");
+        support::same_json(&out, &expect, "list_msp_entitlement_summaries");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_entitlement_summaries: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -616,7 +766,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -626,6 +776,10 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_banners");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_banners");
+        support::same_json(&out, &expect, "list_msp_banners");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_banners: decoded value differs from the sample"
+        );
     }
 }

@@ -15,19 +15,27 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
-            .create_dpsk_service(&ruckus_one::network::identity::DpskPool::new())
+            .create_dpsk_service(
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "create_dpsk_service");
+        support::same_json(&out, &expect, "create_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +47,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +57,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_dpsk_services");
-        support::same_json(&out, "{\"sample\":true}", "list_dpsk_services");
+        support::same_json(&out, &expect, "list_dpsk_services");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -59,19 +71,29 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
-            .query_dpsk_services(&ruckus_one::network::common::QueryRequest::new())
+            .query_dpsk_services(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_dpsk_services");
-        support::same_json(&out, "{}", "query_dpsk_services");
+        support::same_json(&out, &expect, "query_dpsk_services");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,7 +105,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,7 +117,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_dpsk_service");
-        support::same_json(&out, "{}", "get_dpsk_service");
+        support::same_json(&out, &expect, "get_dpsk_service");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPool as support::Sample >
+            ::sample(), "get_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -103,9 +131,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -113,12 +143,16 @@ async fn network_identity() {
             .identity()
             .update_dpsk_service(
                 "poolId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "update_dpsk_service");
+        support::same_json(&out, &expect, "update_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -128,9 +162,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -138,12 +174,16 @@ async fn network_identity() {
             .identity()
             .patch_dpsk_service(
                 "poolId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "patch_dpsk_service");
+        support::same_json(&out, &expect, "patch_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -155,7 +195,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -165,32 +205,37 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "delete_dpsk_service");
+        support::same_json(&out, &expect, "delete_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/dpskServices/poolId%201%2Fx/identityGroups/groupId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .add_identity_group_to_dpsk_service("poolId 1/x", "groupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("add_identity_group_to_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_identity_group_to_dpsk_service",
+        support::same_json(&out, &expect, "add_identity_group_to_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "add_identity_group_to_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -203,7 +248,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -213,10 +258,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_identity_group_from_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_identity_group_from_dpsk_service",
+        support::same_json(&out, &expect, "remove_identity_group_from_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "remove_identity_group_from_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -224,44 +269,54 @@ async fn network_identity() {
             method: "POST",
             path: "/dpskServices/poolId%201%2Fx/identityGroups/groupId%201%2Fx/passphrases",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_dpsk_passphrase("poolId 1/x", "groupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_dpsk_passphrase");
-        support::same_json(&out, "{\"sample\":true}", "create_dpsk_passphrase");
+        support::same_json(&out, &expect, "create_dpsk_passphrase");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_dpsk_passphrase: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/dpskServices/poolId%201%2Fx/passphrases/csvFiles",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("multipart/form-data"),
             query: &[],
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .import_dpsk_passphrases("poolId 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
             .expect("import_dpsk_passphrases");
-        support::same_json(&out, "{\"sample\":true}", "import_dpsk_passphrases");
+        support::same_json(&out, &expect, "import_dpsk_passphrases");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "import_dpsk_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -271,9 +326,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -286,7 +341,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("create_dpsk_service_passphrases");
-        support::same_json(&out, "\"sample\"", "create_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "create_dpsk_service_passphrases");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "create_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -298,7 +357,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -308,7 +369,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_dpsk_service_passphrases");
-        support::same_json(&out, "{}", "list_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "list_dpsk_service_passphrases");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(),
+            "list_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -318,9 +384,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -328,12 +398,17 @@ async fn network_identity() {
             .identity()
             .query_dpsk_service_passphrases(
                 "poolId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_dpsk_service_passphrases");
-        support::same_json(&out, "{}", "query_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "query_dpsk_service_passphrases");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -345,7 +420,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -355,7 +430,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_dpsk_service_passphrase");
-        support::same_json(&out, "{\"sample\":true}", "get_dpsk_service_passphrase");
+        support::same_json(&out, &expect, "get_dpsk_service_passphrase");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_dpsk_service_passphrase: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -365,9 +444,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -377,7 +458,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_dpsk_service_passphrases");
-        support::same_json(&out, "{\"sample\":true}", "delete_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "delete_dpsk_service_passphrases");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -387,9 +472,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -397,15 +484,15 @@ async fn network_identity() {
             .identity()
             .create_identity_group_dpsk_service(
                 "identityGroupId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_identity_group_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_identity_group_dpsk_service",
+        support::same_json(&out, &expect, "create_identity_group_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity_group_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -416,21 +503,27 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_template_dpsk_service(
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "create_template_dpsk_service");
+        support::same_json(&out, &expect, "create_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -442,7 +535,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -452,7 +547,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_template_dpsk_service");
-        support::same_json(&out, "{}", "get_template_dpsk_service");
+        support::same_json(&out, &expect, "get_template_dpsk_service");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPool as support::Sample >
+            ::sample(),
+            "get_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -462,9 +562,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -472,12 +574,16 @@ async fn network_identity() {
             .identity()
             .update_template_dpsk_service(
                 "poolTemplateId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "update_template_dpsk_service");
+        support::same_json(&out, &expect, "update_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -487,9 +593,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -497,12 +605,16 @@ async fn network_identity() {
             .identity()
             .patch_template_dpsk_service(
                 "poolTemplateId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "patch_template_dpsk_service");
+        support::same_json(&out, &expect, "patch_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -514,7 +626,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -524,7 +636,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "delete_template_dpsk_service");
+        support::same_json(&out, &expect, "delete_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -534,21 +650,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_template_dpsk_services(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_dpsk_services");
-        support::same_json(&out, "{}", "query_template_dpsk_services");
+        support::same_json(&out, &expect, "query_template_dpsk_services");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_template_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -558,9 +683,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -568,15 +695,15 @@ async fn network_identity() {
             .identity()
             .create_template_identity_group_dpsk_service(
                 "identityGroupId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_identity_group_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_template_identity_group_dpsk_service",
+        support::same_json(&out, &expect, "create_template_identity_group_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_template_identity_group_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -589,7 +716,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -599,10 +726,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_template_wifi_network_dpsk_services");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_template_wifi_network_dpsk_services",
+        support::same_json(&out, &expect, "list_template_wifi_network_dpsk_services");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_template_wifi_network_dpsk_services: decoded value differs from the sample"
         );
     }
     {
@@ -615,7 +742,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -625,7 +754,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_identity_groups");
-        support::same_json(&out, "{}", "list_identity_groups");
+        support::same_json(&out, &expect, "list_identity_groups");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(), "list_identity_groups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -635,9 +768,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -647,29 +782,38 @@ async fn network_identity() {
             .send()
             .await
             .expect("query_identity_groups");
-        support::same_json(&out, "{}", "query_identity_groups");
+        support::same_json(&out, &expect, "query_identity_groups");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(), "query_identity_groups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identityGroups",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_identity_group()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "create_identity_group");
+        support::same_json(&out, &expect, "create_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -681,7 +825,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -691,7 +835,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "get_identity_group");
+        support::same_json(&out, &expect, "get_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -703,7 +851,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -713,29 +861,38 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity_group");
+        support::same_json(&out, &expect, "delete_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/identityGroups/id%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .patch_identity_group("id 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "patch_identity_group");
+        support::same_json(&out, &expect, "patch_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -747,7 +904,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -757,10 +916,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_mac_registration_pool_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_mac_registration_pool_to_identity_group",
+        support::same_json(&out, &expect, "add_mac_registration_pool_to_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_mac_registration_pool_to_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -773,7 +933,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -783,10 +945,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_dpsk_pool_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_dpsk_pool_to_identity_group",
+        support::same_json(&out, &expect, "add_dpsk_pool_to_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_dpsk_pool_to_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -799,7 +962,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -809,10 +974,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_policy_set_to_identity_group",
+        support::same_json(&out, &expect, "add_policy_set_to_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_policy_set_to_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -825,7 +991,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -835,10 +1003,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_policy_set_from_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_policy_set_from_identity_group",
+        support::same_json(&out, &expect, "remove_policy_set_from_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_policy_set_from_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -849,9 +1018,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -859,15 +1032,16 @@ async fn network_identity() {
             .identity()
             .create_identity_group_mac_registration_pool(
                 "identityGroupId 1/x",
-                &ruckus_one::network::identity::MacRegistrationPool::new(),
+                &<ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_identity_group_mac_registration_pool");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_identity_group_mac_registration_pool",
+        support::same_json(&out, &expect, "create_identity_group_mac_registration_pool");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_identity_group_mac_registration_pool: decoded value differs from the sample"
         );
     }
     {
@@ -880,7 +1054,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -890,7 +1064,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_identities");
-        support::same_json(&out, "{\"sample\":true}", "list_identities");
+        support::same_json(&out, &expect, "list_identities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -900,9 +1078,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -912,7 +1092,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("query_identities");
-        support::same_json(&out, "{}", "query_identities");
+        support::same_json(&out, &expect, "query_identities");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityPage as support::Sample >
+            ::sample(), "query_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -922,9 +1106,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::Identity as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -932,12 +1118,16 @@ async fn network_identity() {
             .identity()
             .create_identity(
                 "groupId 1/x",
-                &ruckus_one::network::identity::Identity::new(),
+                &<ruckus_one::network::identity::Identity as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_identity");
-        support::same_json(&out, "{\"sample\":true}", "create_identity");
+        support::same_json(&out, &expect, "create_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -949,7 +1139,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::Identity as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -959,7 +1151,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_identity");
-        support::same_json(&out, "{}", "get_identity");
+        support::same_json(&out, &expect, "get_identity");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Identity as support::Sample >
+            ::sample(), "get_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -969,9 +1165,9 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -981,7 +1177,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identities");
-        support::same_json(&out, "{\"sample\":true}", "delete_identities");
+        support::same_json(&out, &expect, "delete_identities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -993,7 +1193,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1003,7 +1203,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity");
+        support::same_json(&out, &expect, "delete_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1013,9 +1217,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::Identity as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1024,34 +1230,43 @@ async fn network_identity() {
             .patch_identity(
                 "groupId 1/x",
                 "id 1/x",
-                &ruckus_one::network::identity::Identity::new(),
+                &<ruckus_one::network::identity::Identity as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_identity");
-        support::same_json(&out, "{\"sample\":true}", "patch_identity");
+        support::same_json(&out, &expect, "patch_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identityGroups/groupId%201%2Fx/identities/id%201%2Fx/devices",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_identity_device("groupId 1/x", "id 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_identity_device");
-        support::same_json(&out, "{\"sample\":true}", "create_identity_device");
+        support::same_json(&out, &expect, "create_identity_device");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity_device: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1063,7 +1278,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1073,7 +1288,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity_device");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity_device");
+        support::same_json(&out, &expect, "delete_identity_device");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity_device: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1085,7 +1304,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1100,7 +1319,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity_ethernet_port");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity_ethernet_port");
+        support::same_json(&out, &expect, "delete_identity_ethernet_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity_ethernet_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1110,9 +1333,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1127,10 +1352,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("update_identity_venue_ethernet_ports");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_identity_venue_ethernet_ports",
+        support::same_json(&out, &expect, "update_identity_venue_ethernet_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_identity_venue_ethernet_ports: decoded value differs from the sample"
         );
     }
     {
@@ -1143,7 +1369,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1156,17 +1382,23 @@ async fn network_identity() {
             .send()
             .await
             .expect("import_identities");
-        support::same_json(&out, "{\"sample\":true}", "import_identities");
+        support::same_json(&out, &expect, "import_identities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "import_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identities/csvFile",
             accept: "text/csv",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -1175,6 +1407,9 @@ async fn network_identity() {
             .network()
             .identity()
             .export_identities()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_identities");
@@ -1190,7 +1425,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPoolPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1200,7 +1437,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_mac_registration_pools");
-        support::same_json(&out, "{}", "list_mac_registration_pools");
+        support::same_json(&out, &expect, "list_mac_registration_pools");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPoolPage as
+            support::Sample > ::sample(),
+            "list_mac_registration_pools: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1210,21 +1452,27 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_mac_registration_pool(
-                &ruckus_one::network::identity::MacRegistrationPool::new(),
+                &<ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_mac_registration_pool");
-        support::same_json(&out, "{\"sample\":true}", "create_mac_registration_pool");
+        support::same_json(&out, &expect, "create_mac_registration_pool");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_mac_registration_pool: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1236,7 +1484,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1246,7 +1496,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_mac_registration_pool");
-        support::same_json(&out, "{}", "get_mac_registration_pool");
+        support::same_json(&out, &expect, "get_mac_registration_pool");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPool as support::Sample
+            > ::sample(),
+            "get_mac_registration_pool: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1258,7 +1513,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1268,7 +1523,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_mac_registration_pool");
-        support::same_json(&out, "{\"sample\":true}", "delete_mac_registration_pool");
+        support::same_json(&out, &expect, "delete_mac_registration_pool");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registration_pool: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1278,21 +1537,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPoolPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_mac_registration_pools(
-                &ruckus_one::network::identity::MacRegistrationSearch::new(),
+                &<ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_mac_registration_pools");
-        support::same_json(&out, "{}", "query_mac_registration_pools");
+        support::same_json(&out, &expect, "query_mac_registration_pools");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPoolPage as
+            support::Sample > ::sample(),
+            "query_mac_registration_pools: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1304,7 +1572,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1314,7 +1584,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_mac_registrations");
-        support::same_json(&out, "{}", "list_mac_registrations");
+        support::same_json(&out, &expect, "list_mac_registrations");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPage as support::Sample
+            > ::sample(), "list_mac_registrations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1324,9 +1598,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistration as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1334,12 +1610,16 @@ async fn network_identity() {
             .identity()
             .create_mac_registration(
                 "poolId 1/x",
-                &ruckus_one::network::identity::MacRegistration::new(),
+                &<ruckus_one::network::identity::MacRegistration as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_mac_registration");
-        support::same_json(&out, "{\"sample\":true}", "create_mac_registration");
+        support::same_json(&out, &expect, "create_mac_registration");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_mac_registration: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1349,9 +1629,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1361,7 +1643,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_mac_registrations");
-        support::same_json(&out, "{\"sample\":true}", "delete_mac_registrations");
+        support::same_json(&out, &expect, "delete_mac_registrations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registrations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1373,7 +1659,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistration as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1383,7 +1671,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_mac_registration");
-        support::same_json(&out, "{}", "get_mac_registration");
+        support::same_json(&out, &expect, "get_mac_registration");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistration as support::Sample >
+            ::sample(), "get_mac_registration: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1395,7 +1687,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1405,7 +1697,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_mac_registration");
-        support::same_json(&out, "{\"sample\":true}", "delete_mac_registration");
+        support::same_json(&out, &expect, "delete_mac_registration");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registration: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1415,9 +1711,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1425,12 +1725,17 @@ async fn network_identity() {
             .identity()
             .query_mac_registrations(
                 "poolId 1/x",
-                &ruckus_one::network::identity::MacRegistrationSearch::new(),
+                &<ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_mac_registrations");
-        support::same_json(&out, "{}", "query_mac_registrations");
+        support::same_json(&out, &expect, "query_mac_registrations");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPage as support::Sample
+            > ::sample(),
+            "query_mac_registrations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1442,7 +1747,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1452,10 +1759,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_mac_registration_pool");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_policy_set_to_mac_registration_pool",
+        support::same_json(&out, &expect, "add_policy_set_to_mac_registration_pool");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_policy_set_to_mac_registration_pool: decoded value differs from the sample"
         );
     }
     {
@@ -1468,7 +1776,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1480,8 +1790,13 @@ async fn network_identity() {
             .expect("remove_policy_set_from_mac_registration_pool");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_policy_set_from_mac_registration_pool",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_policy_set_from_mac_registration_pool: decoded value differs from the sample"
         );
     }
     {
@@ -1494,7 +1809,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1504,10 +1819,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_wifi_network_mac_registration_pools");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_wifi_network_mac_registration_pools",
+        support::same_json(&out, &expect, "list_wifi_network_mac_registration_pools");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_wifi_network_mac_registration_pools: decoded value differs from the sample"
         );
     }
     {
@@ -1520,7 +1835,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::Certificate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1530,7 +1847,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_certificate");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_certificate");
+        support::same_json(&out, &expect, "get_certificate");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Certificate as support::Sample >
+            ::sample(), "get_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1540,7 +1861,7 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -1567,9 +1888,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1579,7 +1900,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("patch_certificate");
-        support::same_json(&out, "{\"sample\":true}", "patch_certificate");
+        support::same_json(&out, &expect, "patch_certificate");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1591,7 +1916,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1601,7 +1926,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate");
-        support::same_json(&out, "{\"sample\":true}", "delete_certificate");
+        support::same_json(&out, &expect, "delete_certificate");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1633,21 +1962,27 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_certificate_authority(
-                &ruckus_one::network::identity::CertificateAuthority::new(),
+                &<ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_certificate_authority");
-        support::same_json(&out, "{\"sample\":true}", "create_certificate_authority");
+        support::same_json(&out, &expect, "create_certificate_authority");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_certificate_authority: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1659,7 +1994,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1669,7 +2006,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_certificate_authority");
-        support::same_json(&out, "{}", "get_certificate_authority");
+        support::same_json(&out, &expect, "get_certificate_authority");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CertificateAuthority as support::Sample
+            > ::sample(),
+            "get_certificate_authority: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1681,7 +2023,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1691,7 +2033,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate_authority");
-        support::same_json(&out, "{\"sample\":true}", "delete_certificate_authority");
+        support::same_json(&out, &expect, "delete_certificate_authority");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate_authority: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1701,21 +2047,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_certificate_authorities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_authorities");
-        support::same_json(&out, "{}", "query_certificate_authorities");
+        support::same_json(&out, &expect, "query_certificate_authorities");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_certificate_authorities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1725,9 +2080,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"identityGroupId\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateTemplate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1735,14 +2092,16 @@ async fn network_identity() {
             .identity()
             .create_certificate_template(
                 "caId 1/x",
-                &ruckus_one::network::identity::CertificateTemplate::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::identity::CertificateTemplate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_certificate_template");
-        support::same_json(&out, "{\"sample\":true}", "create_certificate_template");
+        support::same_json(&out, &expect, "create_certificate_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_certificate_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1752,9 +2111,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1762,15 +2123,15 @@ async fn network_identity() {
             .identity()
             .create_sub_certificate_authority(
                 "caId 1/x",
-                &ruckus_one::network::identity::CertificateAuthority::new(),
+                &<ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_sub_certificate_authority");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_sub_certificate_authority",
+        support::same_json(&out, &expect, "create_sub_certificate_authority");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_sub_certificate_authority: decoded value differs from the sample"
         );
     }
     {
@@ -1781,9 +2142,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1791,12 +2156,17 @@ async fn network_identity() {
             .identity()
             .query_sub_certificate_authorities(
                 "caId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_sub_certificate_authorities");
-        support::same_json(&out, "{}", "query_sub_certificate_authorities");
+        support::same_json(&out, &expect, "query_sub_certificate_authorities");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_sub_certificate_authorities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1806,9 +2176,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::identity::Certificate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1816,12 +2188,16 @@ async fn network_identity() {
             .identity()
             .create_certificate(
                 "caId 1/x",
-                &ruckus_one::network::identity::Certificate::new("sample".to_owned()),
+                &<ruckus_one::network::identity::Certificate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_certificate");
-        support::same_json(&out, "{\"sample\":true}", "create_certificate");
+        support::same_json(&out, &expect, "create_certificate");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1831,9 +2207,13 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1841,12 +2221,17 @@ async fn network_identity() {
             .identity()
             .query_certificate_authority_certificates(
                 "caId 1/x",
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_authority_certificates");
-        support::same_json(&out, "{}", "query_certificate_authority_certificates");
+        support::same_json(&out, &expect, "query_certificate_authority_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_certificate_authority_certificates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1858,7 +2243,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"identityGroupId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CertificateTemplate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1868,10 +2255,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_certificate_template");
-        support::same_json(
-            &out,
-            "{\"identityGroupId\":\"sample\"}",
-            "get_certificate_template",
+        support::same_json(&out, &expect, "get_certificate_template");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CertificateTemplate as support::Sample
+            > ::sample(),
+            "get_certificate_template: decoded value differs from the sample"
         );
     }
     {
@@ -1882,9 +2270,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1897,7 +2285,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("patch_certificate_template");
-        support::same_json(&out, "{\"sample\":true}", "patch_certificate_template");
+        support::same_json(&out, &expect, "patch_certificate_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_certificate_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1909,7 +2301,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1919,7 +2311,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate_template");
-        support::same_json(&out, "{\"sample\":true}", "delete_certificate_template");
+        support::same_json(&out, &expect, "delete_certificate_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1929,21 +2325,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_certificate_templates(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_templates");
-        support::same_json(&out, "{}", "query_certificate_templates");
+        support::same_json(&out, &expect, "query_certificate_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_certificate_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1953,9 +2358,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::ScepKey as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1963,12 +2370,16 @@ async fn network_identity() {
             .identity()
             .create_scep_key(
                 "templateId 1/x",
-                &ruckus_one::network::identity::ScepKey::new(),
+                &<ruckus_one::network::identity::ScepKey as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_scep_key");
-        support::same_json(&out, "{\"sample\":true}", "create_scep_key");
+        support::same_json(&out, &expect, "create_scep_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_scep_key: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1980,7 +2391,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1990,7 +2403,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_scep_keys");
-        support::same_json(&out, "{}", "list_scep_keys");
+        support::same_json(&out, &expect, "list_scep_keys");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(), "list_scep_keys: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2002,7 +2419,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::ScepKey as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2012,7 +2431,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_scep_key");
-        support::same_json(&out, "{}", "get_scep_key");
+        support::same_json(&out, &expect, "get_scep_key");
+        assert_eq!(
+            out, < ruckus_one::network::identity::ScepKey as support::Sample >
+            ::sample(), "get_scep_key: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2024,7 +2447,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2034,7 +2457,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_scep_key");
-        support::same_json(&out, "{\"sample\":true}", "delete_scep_key");
+        support::same_json(&out, &expect, "delete_scep_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_scep_key: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2044,9 +2471,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2055,15 +2486,20 @@ async fn network_identity() {
             .query_certificate_template_identity_certificates(
                 "templateId 1/x",
                 "identityId 1/x",
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_template_identity_certificates");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "query_certificate_template_identity_certificates",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_certificate_template_identity_certificates: decoded value differs from the sample"
         );
     }
     {
@@ -2074,9 +2510,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2084,12 +2524,17 @@ async fn network_identity() {
             .identity()
             .query_certificate_template_certificates(
                 "templateId 1/x",
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_template_certificates");
-        support::same_json(&out, "{}", "query_certificate_template_certificates");
+        support::same_json(&out, &expect, "query_certificate_template_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_certificate_template_certificates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2099,21 +2544,29 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_certificates(
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificates");
-        support::same_json(&out, "{}", "query_certificates");
+        support::same_json(&out, &expect, "query_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_certificates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2123,9 +2576,9 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2138,10 +2591,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate_template_certificates");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_certificate_template_certificates",
+        support::same_json(&out, &expect, "delete_certificate_template_certificates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate_template_certificates: decoded value differs from the sample"
         );
     }
     {
@@ -2154,7 +2607,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2164,10 +2617,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_radius_profile_certificates");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_radius_profile_certificates",
+        support::same_json(&out, &expect, "list_radius_profile_certificates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_radius_profile_certificates: decoded value differs from the sample"
         );
     }
     {
@@ -2180,7 +2633,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2190,10 +2643,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_radius_profile_certificate_authorities");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_radius_profile_certificate_authorities",
+        support::same_json(&out, &expect, "list_radius_profile_certificate_authorities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_radius_profile_certificate_authorities: decoded value differs from the sample"
         );
     }
     {
@@ -2204,9 +2657,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2216,7 +2669,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("create_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_saml_idp_profile");
+        support::same_json(&out, &expect, "create_saml_idp_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2228,7 +2685,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2238,7 +2695,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_saml_idp_profile");
+        support::same_json(&out, &expect, "get_saml_idp_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2248,9 +2709,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2263,7 +2724,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("update_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_saml_idp_profile");
+        support::same_json(&out, &expect, "update_saml_idp_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2273,9 +2738,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2288,7 +2753,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("patch_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "patch_saml_idp_profile");
+        support::same_json(&out, &expect, "patch_saml_idp_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2300,7 +2769,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2310,7 +2779,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_saml_idp_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_saml_idp_profile");
+        support::same_json(&out, &expect, "delete_saml_idp_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2322,7 +2795,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2335,10 +2808,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_signing_certificate_to_saml_idp_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_signing_certificate_to_saml_idp_profile",
+        support::same_json(&out, &expect, "add_signing_certificate_to_saml_idp_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "add_signing_certificate_to_saml_idp_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2351,7 +2824,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2366,8 +2839,12 @@ async fn network_identity() {
             .expect("remove_signing_certificate_from_saml_idp_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "remove_signing_certificate_from_saml_idp_profile",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "remove_signing_certificate_from_saml_idp_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2380,7 +2857,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2395,8 +2872,12 @@ async fn network_identity() {
             .expect("add_encryption_certificate_to_saml_idp_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "add_encryption_certificate_to_saml_idp_profile",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "add_encryption_certificate_to_saml_idp_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2409,7 +2890,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2424,8 +2905,12 @@ async fn network_identity() {
             .expect("remove_encryption_certificate_from_saml_idp_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "remove_encryption_certificate_from_saml_idp_profile",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "remove_encryption_certificate_from_saml_idp_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2438,7 +2923,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2451,10 +2938,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_saml_idp_profile_to_wifi_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_saml_idp_profile_to_wifi_network",
+        support::same_json(&out, &expect, "add_saml_idp_profile_to_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_saml_idp_profile_to_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -2467,7 +2955,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2480,10 +2970,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_certificate_template_to_wifi_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_certificate_template_to_wifi_network",
+        support::same_json(&out, &expect, "add_certificate_template_to_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_certificate_template_to_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -2496,7 +2987,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2511,8 +3004,13 @@ async fn network_identity() {
             .expect("remove_certificate_template_from_wifi_network");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_certificate_template_from_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_certificate_template_from_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -2520,22 +3018,27 @@ async fn network_identity() {
             method: "POST",
             path: "/policySetEvaluations",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_policy_set_evaluation()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_policy_set_evaluation");
-        support::same_json(&out, "{\"sample\":true}", "create_policy_set_evaluation");
+        support::same_json(&out, &expect, "create_policy_set_evaluation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_policy_set_evaluation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2545,9 +3048,9 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2560,10 +3063,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("create_policy_set_evaluation_report");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_policy_set_evaluation_report",
+        support::same_json(&out, &expect, "create_policy_set_evaluation_report");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_policy_set_evaluation_report: decoded value differs from the sample"
         );
     }
     {
@@ -2576,7 +3079,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2586,7 +3089,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_policy_sets");
-        support::same_json(&out, "{\"sample\":true}", "list_policy_sets");
+        support::same_json(&out, &expect, "list_policy_sets");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_policy_sets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2598,7 +3105,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2608,7 +3115,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_policy_templates");
-        support::same_json(&out, "{\"sample\":true}", "list_policy_templates");
+        support::same_json(&out, &expect, "list_policy_templates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_policy_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2620,7 +3131,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2630,6 +3141,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_policy_template_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_policy_template_policies");
+        support::same_json(&out, &expect, "list_policy_template_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_policy_template_policies: decoded value differs from the sample"
+        );
     }
 }

@@ -17,7 +17,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_venue_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_profile_acls");
+        support::same_json(&out, &expect, "list_venue_switch_profile_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_profile_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +43,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +53,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_venue_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_profile_vlans");
+        support::same_json(&out, &expect, "list_venue_switch_profile_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_profile_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +69,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,10 +81,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("add_switch_profile_to_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_switch_profile_to_venue",
+        support::same_json(&out, &expect, "add_switch_profile_to_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_switch_profile_to_venue: decoded value differs from the sample"
         );
     }
     {
@@ -87,7 +98,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -97,10 +110,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_switch_profile_from_venue",
+        support::same_json(&out, &expect, "remove_switch_profile_from_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_switch_profile_from_venue: decoded value differs from the sample"
         );
     }
     {
@@ -111,9 +125,13 @@ async fn network_switch_profiles() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -127,10 +145,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("add_cli_template_to_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_cli_template_to_venue",
+        support::same_json(&out, &expect, "add_cli_template_to_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_cli_template_to_venue: decoded value differs from the sample"
         );
     }
     {
@@ -141,9 +160,13 @@ async fn network_switch_profiles() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -157,10 +180,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("remove_cli_template_from_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_cli_template_from_venue",
+        support::same_json(&out, &expect, "remove_cli_template_from_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_cli_template_from_venue: decoded value differs from the sample"
         );
     }
     {
@@ -173,7 +197,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -183,7 +207,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile");
+        support::same_json(&out, &expect, "get_switch_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -193,9 +221,11 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -205,7 +235,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("create_switch_profile");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_switch_profile");
+        support::same_json(&out, &expect, "create_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -217,7 +251,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -227,7 +263,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_switch_profile");
+        support::same_json(&out, &expect, "delete_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -237,19 +277,29 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
-            .query_switch_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_switch_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_profiles");
-        support::same_json(&out, "{}", "query_switch_profiles");
+        support::same_json(&out, &expect, "query_switch_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_switch_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -261,7 +311,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -271,29 +321,38 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profile_acls");
+        support::same_json(&out, &expect, "list_switch_profile_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_profile_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/switchProfiles/switchProfileId%201%2Fx/acls",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_switch_profile_acl("switchProfileId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_acl");
+        support::same_json(&out, &expect, "create_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -305,7 +364,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -315,7 +374,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_acls");
+        support::same_json(&out, &expect, "delete_switch_profile_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -327,7 +390,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -337,29 +400,38 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_acl");
+        support::same_json(&out, &expect, "get_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/switchProfiles/switchProfileId%201%2Fx/acls/aclId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .update_switch_profile_acl("switchProfileId 1/x", "aclId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_profile_acl");
+        support::same_json(&out, &expect, "update_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -371,7 +443,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -381,7 +453,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_acl");
+        support::same_json(&out, &expect, "delete_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -393,7 +469,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -403,10 +479,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_switch_profile_trusted_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_profile_trusted_ports",
+        support::same_json(&out, &expect, "list_switch_profile_trusted_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_profile_trusted_ports: decoded value differs from the sample"
         );
     }
     {
@@ -414,25 +490,26 @@ async fn network_switch_profiles() {
             method: "POST",
             path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_switch_profile_trusted_port("switchProfileId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_profile_trusted_port",
+        support::same_json(&out, &expect, "create_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_trusted_port: decoded value differs from the sample"
         );
     }
     {
@@ -445,7 +522,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -455,10 +532,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_trusted_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_profile_trusted_ports",
+        support::same_json(&out, &expect, "delete_switch_profile_trusted_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_trusted_ports: decoded value differs from the sample"
         );
     }
     {
@@ -471,7 +548,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -481,19 +558,23 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_trusted_port");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_trusted_port");
+        support::same_json(&out, &expect, "get_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile_trusted_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts/trustedPortId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -503,13 +584,14 @@ async fn network_switch_profiles() {
                 "switchProfileId 1/x",
                 "trustedPortId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_profile_trusted_port",
+        support::same_json(&out, &expect, "update_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_profile_trusted_port: decoded value differs from the sample"
         );
     }
     {
@@ -522,7 +604,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -535,10 +617,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_profile_trusted_port",
+        support::same_json(&out, &expect, "delete_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_trusted_port: decoded value differs from the sample"
         );
     }
     {
@@ -551,7 +633,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -561,7 +643,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profile_vlans");
+        support::same_json(&out, &expect, "list_switch_profile_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_profile_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -571,9 +657,9 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -586,7 +672,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("create_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_vlan");
+        support::same_json(&out, &expect, "create_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -598,7 +688,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -608,7 +698,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_vlans");
+        support::same_json(&out, &expect, "delete_switch_profile_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -620,7 +714,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -630,29 +724,38 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_vlan");
+        support::same_json(&out, &expect, "get_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/switchProfiles/switchProfileId%201%2Fx/vlans/vlanId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .update_switch_profile_vlan("switchProfileId 1/x", "vlanId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_profile_vlan");
+        support::same_json(&out, &expect, "update_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -664,7 +767,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -674,7 +777,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_vlan");
+        support::same_json(&out, &expect, "delete_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -686,7 +793,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -696,7 +803,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_cli_templates");
-        support::same_json(&out, "{\"sample\":true}", "list_cli_templates");
+        support::same_json(&out, &expect, "list_cli_templates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_cli_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -706,9 +817,9 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -718,7 +829,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("create_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "create_cli_template");
+        support::same_json(&out, &expect, "create_cli_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -728,19 +843,29 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
-            .query_cli_templates(&ruckus_one::network::common::QueryRequest::new())
+            .query_cli_templates(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_cli_templates");
-        support::same_json(&out, "{}", "query_cli_templates");
+        support::same_json(&out, &expect, "query_cli_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_cli_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -750,9 +875,13 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -762,7 +891,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_cli_templates");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_templates");
+        support::same_json(&out, &expect, "delete_cli_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_cli_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -774,7 +907,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -784,7 +917,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "get_cli_template");
+        support::same_json(&out, &expect, "get_cli_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -794,9 +931,9 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -809,7 +946,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("update_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "update_cli_template");
+        support::same_json(&out, &expect, "update_cli_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -821,7 +962,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -831,7 +974,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_cli_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_template");
+        support::same_json(&out, &expect, "delete_cli_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -841,9 +988,9 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -853,7 +1000,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("create_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "create_web_auth_page_template");
+        support::same_json(&out, &expect, "create_web_auth_page_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_web_auth_page_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -863,21 +1014,30 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .query_web_auth_page_templates(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_web_auth_page_templates");
-        support::same_json(&out, "{}", "query_web_auth_page_templates");
+        support::same_json(&out, &expect, "query_web_auth_page_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_web_auth_page_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -889,7 +1049,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -899,7 +1059,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "get_web_auth_page_template");
+        support::same_json(&out, &expect, "get_web_auth_page_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_web_auth_page_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -911,7 +1075,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -921,10 +1087,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_web_auth_page_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_web_auth_page_template",
+        support::same_json(&out, &expect, "delete_web_auth_page_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_web_auth_page_template: decoded value differs from the sample"
         );
     }
     {
@@ -937,7 +1104,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -947,10 +1114,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_web_auth_page_template_switches");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_web_auth_page_template_switches",
+        support::same_json(&out, &expect, "list_web_auth_page_template_switches");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_web_auth_page_template_switches: decoded value differs from the sample"
         );
     }
 }

@@ -17,7 +17,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switches");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switches");
+        support::same_json(&out, &expect, "list_venue_switches");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -37,9 +41,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +55,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_switch");
+        support::same_json(&out, &expect, "create_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -59,9 +69,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,32 +85,40 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switches");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_switches");
+        support::same_json(&out, &expect, "delete_venue_switches");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/importRequests",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("multipart/form-data"),
             query: &[],
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .create_venue_switch_import_request("venueId 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
             .expect("create_venue_switch_import_request");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_switch_import_request",
+        support::same_json(&out, &expect, "create_venue_switch_import_request");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_switch_import_request: decoded value differs from the sample"
         );
     }
     {
@@ -109,7 +131,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::Switch as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -119,7 +143,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch");
-        support::same_json(&out, "{}", "get_venue_switch");
+        support::same_json(&out, &expect, "get_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::switches::Switch as support::Sample > ::sample(),
+            "get_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -129,9 +157,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -145,7 +173,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch");
+        support::same_json(&out, &expect, "update_venue_switch");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -155,9 +187,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -171,7 +205,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("add_venue_switch");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "add_venue_switch");
+        support::same_json(&out, &expect, "add_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "add_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -183,7 +221,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -193,7 +233,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_switch");
+        support::same_json(&out, &expect, "delete_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -203,9 +247,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -219,10 +265,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_positions");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_switch_positions",
+        support::same_json(&out, &expect, "update_venue_switch_positions");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_switch_positions: decoded value differs from the sample"
         );
     }
     {
@@ -235,7 +282,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -245,7 +292,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_port_settings");
+        support::same_json(&out, &expect, "get_venue_switch_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -255,9 +306,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -271,10 +322,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switch_port_settings",
+        support::same_json(&out, &expect, "update_venue_switch_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -285,9 +336,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -301,10 +352,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_port_settings",
+        support::same_json(&out, &expect, "create_venue_switch_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -315,9 +366,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -330,10 +381,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switches_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switches_port_settings",
+        support::same_json(&out, &expect, "create_venue_switches_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switches_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -344,9 +395,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -359,10 +410,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switches_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switches_port_settings",
+        support::same_json(&out, &expect, "update_venue_switches_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switches_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -375,7 +426,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -385,7 +436,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_vlans");
+        support::same_json(&out, &expect, "list_venue_switch_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -395,9 +450,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -411,7 +466,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_vlan");
+        support::same_json(&out, &expect, "create_venue_switch_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -421,9 +480,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -437,7 +498,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_vlans");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_vlans");
+        support::same_json(&out, &expect, "delete_venue_switch_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -449,7 +514,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -459,7 +524,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_vlan");
+        support::same_json(&out, &expect, "get_venue_switch_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -469,9 +538,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -486,7 +555,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_vlan");
+        support::same_json(&out, &expect, "update_venue_switch_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -498,7 +571,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -508,7 +581,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_vlan");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_vlan");
+        support::same_json(&out, &expect, "delete_venue_switch_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -520,7 +597,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -530,7 +607,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_ve_ports");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_ve_ports");
+        support::same_json(&out, &expect, "list_venue_switch_ve_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -540,9 +621,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -556,7 +637,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_ve_port");
+        support::same_json(&out, &expect, "create_venue_switch_ve_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -566,9 +651,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -582,7 +669,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_ve_ports");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_ve_ports");
+        support::same_json(&out, &expect, "delete_venue_switch_ve_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -594,7 +685,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -604,7 +695,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_ve_port");
+        support::same_json(&out, &expect, "get_venue_switch_ve_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -614,9 +709,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -631,7 +726,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_ve_port");
+        support::same_json(&out, &expect, "update_venue_switch_ve_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -643,7 +742,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -653,7 +752,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_ve_port");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_ve_port");
+        support::same_json(&out, &expect, "delete_venue_switch_ve_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -665,7 +768,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -675,7 +778,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_static_routes");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_static_routes");
+        support::same_json(&out, &expect, "list_venue_switch_static_routes");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_static_routes: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -685,9 +792,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -701,10 +808,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_static_route");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_static_route",
+        support::same_json(&out, &expect, "create_venue_switch_static_route");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_static_route: decoded value differs from the sample"
         );
     }
     {
@@ -715,9 +822,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -731,10 +840,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_static_routes");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_static_routes",
+        support::same_json(&out, &expect, "delete_venue_switch_static_routes");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_static_routes: decoded value differs from the sample"
         );
     }
     {
@@ -747,7 +856,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -761,7 +870,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_static_route");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_static_route");
+        support::same_json(&out, &expect, "get_venue_switch_static_route");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_static_route: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -771,9 +884,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -788,10 +901,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_static_route");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switch_static_route",
+        support::same_json(&out, &expect, "update_venue_switch_static_route");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_static_route: decoded value differs from the sample"
         );
     }
     {
@@ -804,7 +917,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -818,10 +931,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_static_route");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_static_route",
+        support::same_json(&out, &expect, "delete_venue_switch_static_route");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_static_route: decoded value differs from the sample"
         );
     }
     {
@@ -834,7 +947,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -844,7 +957,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_lags");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_lags");
+        support::same_json(&out, &expect, "list_venue_switch_lags");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_lags: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -854,9 +971,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -870,7 +987,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_lag");
+        support::same_json(&out, &expect, "create_venue_switch_lag");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -880,9 +1001,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -896,7 +1019,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_lags");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_lags");
+        support::same_json(&out, &expect, "delete_venue_switch_lags");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_lags: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -908,7 +1035,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -918,7 +1045,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_lag");
+        support::same_json(&out, &expect, "get_venue_switch_lag");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -928,9 +1059,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -945,7 +1076,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_lag");
+        support::same_json(&out, &expect, "update_venue_switch_lag");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -957,7 +1092,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -967,7 +1102,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_lag");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_lag");
+        support::same_json(&out, &expect, "delete_venue_switch_lag");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -979,7 +1118,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -989,7 +1128,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_dhcp_servers");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_dhcp_servers");
+        support::same_json(&out, &expect, "list_venue_switch_dhcp_servers");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_dhcp_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -999,9 +1142,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1015,7 +1158,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "create_venue_switch_dhcp_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1025,7 +1172,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -1053,7 +1202,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1067,7 +1216,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "get_venue_switch_dhcp_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1077,9 +1230,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1094,7 +1247,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "update_venue_switch_dhcp_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1106,7 +1263,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1120,7 +1277,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_dhcp_server");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "delete_venue_switch_dhcp_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1130,9 +1291,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1141,12 +1306,16 @@ async fn network_switches() {
             .query_venue_switch_vlans(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_vlans");
-        support::same_json(&out, "{}", "query_venue_switch_vlans");
+        support::same_json(&out, &expect, "query_venue_switch_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_switch_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1156,9 +1325,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1167,12 +1340,17 @@ async fn network_switches() {
             .query_venue_switch_ve_ports(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_ve_ports");
-        support::same_json(&out, "{}", "query_venue_switch_ve_ports");
+        support::same_json(&out, &expect, "query_venue_switch_ve_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1182,9 +1360,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1193,12 +1375,17 @@ async fn network_switches() {
             .query_venue_switch_dhcp_servers(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_dhcp_servers");
-        support::same_json(&out, "{}", "query_venue_switch_dhcp_servers");
+        support::same_json(&out, &expect, "query_venue_switch_dhcp_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_dhcp_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1208,9 +1395,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1219,12 +1410,16 @@ async fn network_switches() {
             .query_venue_switch_acls(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_acls");
-        support::same_json(&out, "{}", "query_venue_switch_acls");
+        support::same_json(&out, &expect, "query_venue_switch_acls");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_switch_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1234,9 +1429,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1245,12 +1444,17 @@ async fn network_switches() {
             .query_venue_switch_config_backups(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_config_backups");
-        support::same_json(&out, "{}", "query_venue_switch_config_backups");
+        support::same_json(&out, &expect, "query_venue_switch_config_backups");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_config_backups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1262,7 +1466,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1272,7 +1476,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_acls");
+        support::same_json(&out, &expect, "list_venue_switch_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1284,7 +1492,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1294,7 +1502,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_acl_unions");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_acl_unions");
+        support::same_json(&out, &expect, "list_venue_switch_acl_unions");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_acl_unions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1306,7 +1518,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1316,7 +1528,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlan_unions");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_vlan_unions");
+        support::same_json(&out, &expect, "list_venue_switch_vlan_unions");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_vlan_unions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1326,9 +1542,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1342,10 +1560,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_device_request");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_switch_device_request",
+        support::same_json(&out, &expect, "create_venue_switch_device_request");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_switch_device_request: decoded value differs from the sample"
         );
     }
     {
@@ -1356,9 +1575,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1372,10 +1591,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("patch_venue_switch_dhcp_server_states");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_venue_switch_dhcp_server_states",
+        support::same_json(&out, &expect, "patch_venue_switch_dhcp_server_states");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_venue_switch_dhcp_server_states: decoded value differs from the sample"
         );
     }
     {
@@ -1386,9 +1605,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchConfigHistoryPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1397,12 +1620,17 @@ async fn network_switches() {
             .query_venue_switch_config_hist_details(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_config_hist_details");
-        support::same_json(&out, "{}", "query_venue_switch_config_hist_details");
+        support::same_json(&out, &expect, "query_venue_switch_config_hist_details");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchConfigHistoryPage as
+            support::Sample > ::sample(),
+            "query_venue_switch_config_hist_details: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1414,7 +1642,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1430,8 +1658,12 @@ async fn network_switches() {
             .expect("list_venue_switch_transaction_config_hist_details");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "list_venue_switch_transaction_config_hist_details",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_transaction_config_hist_details: decoded value differs from the sample"
         );
     }
     {
@@ -1444,7 +1676,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1454,10 +1686,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_config_backups");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_venue_switch_config_backups",
+        support::same_json(&out, &expect, "list_venue_switch_config_backups");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_config_backups: decoded value differs from the sample"
         );
     }
     {
@@ -1468,9 +1700,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1484,10 +1718,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_switch_config_backup",
+        support::same_json(&out, &expect, "create_venue_switch_config_backup");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_switch_config_backup: decoded value differs from the sample"
         );
     }
     {
@@ -1498,9 +1733,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1514,10 +1751,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_config_backups");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_config_backups",
+        support::same_json(&out, &expect, "delete_venue_switch_config_backups");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_config_backups: decoded value differs from the sample"
         );
     }
     {
@@ -1530,7 +1767,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1544,7 +1781,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_config_backup");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_config_backup");
+        support::same_json(&out, &expect, "get_venue_switch_config_backup");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_config_backup: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1556,7 +1797,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1570,10 +1811,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_config_backup",
+        support::same_json(&out, &expect, "delete_venue_switch_config_backup");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_config_backup: decoded value differs from the sample"
         );
     }
     {
@@ -1584,9 +1825,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1601,10 +1844,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("patch_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_venue_switch_config_backup",
+        support::same_json(&out, &expect, "patch_venue_switch_config_backup");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_venue_switch_config_backup: decoded value differs from the sample"
         );
     }
     {
@@ -1615,9 +1859,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1633,8 +1877,12 @@ async fn network_switches() {
             .expect("create_venue_switch_config_backup_comparison");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "create_venue_switch_config_backup_comparison",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_config_backup_comparison: decoded value differs from the sample"
         );
     }
     {
@@ -1647,7 +1895,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1663,8 +1911,12 @@ async fn network_switches() {
             .expect("get_venue_switch_config_backup_formatted_configs");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_switch_config_backup_formatted_configs",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_config_backup_formatted_configs: decoded value differs from the sample"
         );
     }
     {
@@ -1675,9 +1927,16 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchPortSelection as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1685,15 +1944,18 @@ async fn network_switches() {
             .switches()
             .create_venue_switch_power_cycle_request(
                 "venueId 1/x",
-                &vec![ruckus_one::network::switches::SwitchPortSelection::new()],
+                &vec![
+                    < ruckus_one::network::switches::SwitchPortSelection as
+                    support::Sample > ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switch_power_cycle_request");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_power_cycle_request",
+        support::same_json(&out, &expect, "create_venue_switch_power_cycle_request");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_power_cycle_request: decoded value differs from the sample"
         );
     }
     {
@@ -1704,41 +1966,63 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
-            .query_venue_switches(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_switches(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switches");
-        support::same_json(&out, "{}", "query_venue_switches");
+        support::same_json(&out, &expect, "query_venue_switches");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchQueryResult as support::Sample >
+            ::sample(), "query_venue_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/switches/members/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_switch_members()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switch_members");
-        support::same_json(&out, "{}", "query_venue_switch_members");
+        support::same_json(&out, &expect, "query_venue_switch_members");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_members: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1748,19 +2032,30 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchPortQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
-            .query_venue_switch_ports(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_switch_ports(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switch_ports");
-        support::same_json(&out, "{}", "query_venue_switch_ports");
+        support::same_json(&out, &expect, "query_venue_switch_ports");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchPortQueryResult as
+            support::Sample > ::sample(),
+            "query_venue_switch_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1770,21 +2065,30 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchClientQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_switch_clients(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_clients");
-        support::same_json(&out, "{}", "query_venue_switch_clients");
+        support::same_json(&out, &expect, "query_venue_switch_clients");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchClientQueryResult as
+            support::Sample > ::sample(),
+            "query_venue_switch_clients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1794,7 +2098,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
@@ -1802,7 +2108,9 @@ async fn network_switches() {
         let out = client
             .network()
             .switches()
-            .export_venue_switches_csv(&ruckus_one::network::common::QueryRequest::new())
+            .export_venue_switches_csv(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_venue_switches_csv");
@@ -1816,9 +2124,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1830,10 +2138,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("fetch_venue_switch_aggregation_details");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "fetch_venue_switch_aggregation_details",
+        support::same_json(&out, &expect, "fetch_venue_switch_aggregation_details");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "fetch_venue_switch_aggregation_details: decoded value differs from the sample"
         );
     }
     {
@@ -1844,9 +2152,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1856,51 +2168,78 @@ async fn network_switches() {
             .send()
             .await
             .expect("query_venue_vlans");
-        support::same_json(&out, "[{\"sample\":true}]", "query_venue_vlans");
+        support::same_json(&out, &expect, "query_venue_vlans");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "query_venue_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/taggedVlans/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_tagged_vlans("venueId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_tagged_vlans");
-        support::same_json(&out, "{}", "query_venue_tagged_vlans");
+        support::same_json(&out, &expect, "query_venue_tagged_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_tagged_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/untaggedVlans/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_untagged_vlans("venueId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_untagged_vlans");
-        support::same_json(&out, "{}", "query_venue_untagged_vlans");
+        support::same_json(&out, &expect, "query_venue_untagged_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_untagged_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1910,9 +2249,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1920,12 +2263,16 @@ async fn network_switches() {
             .switches()
             .query_venue_ve_ports(
                 "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_ve_ports");
-        support::same_json(&out, "{}", "query_venue_ve_ports");
+        support::same_json(&out, &expect, "query_venue_ve_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1935,9 +2282,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1945,12 +2296,16 @@ async fn network_switches() {
             .switches()
             .query_venue_aaa_servers(
                 "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_aaa_servers");
-        support::same_json(&out, "{}", "query_venue_aaa_servers");
+        support::same_json(&out, &expect, "query_venue_aaa_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_aaa_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1962,7 +2317,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1972,7 +2327,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_vlans");
+        support::same_json(&out, &expect, "list_venue_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1984,7 +2343,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1994,7 +2353,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_trusted_ports");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_trusted_ports");
+        support::same_json(&out, &expect, "list_venue_trusted_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_trusted_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2006,7 +2369,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2016,7 +2379,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_import_results");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_switch_import_results");
+        support::same_json(&out, &expect, "get_venue_switch_import_results");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_switch_import_results: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2028,7 +2395,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2038,7 +2405,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_stack");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_stack");
+        support::same_json(&out, &expect, "delete_venue_stack");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_stack: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2048,9 +2419,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2063,10 +2434,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_firmware_schedules");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_switch_firmware_schedules",
+        support::same_json(&out, &expect, "update_venue_switch_firmware_schedules");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_switch_firmware_schedules: decoded value differs from the sample"
         );
     }
     {
@@ -2077,9 +2448,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2092,10 +2463,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_firmware_schedule");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_firmware_schedule",
+        support::same_json(&out, &expect, "create_venue_switch_firmware_schedule");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_switch_firmware_schedule: decoded value differs from the sample"
         );
     }
     {
@@ -2106,9 +2477,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2121,10 +2492,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_firmware_schedules");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_firmware_schedules",
+        support::same_json(&out, &expect, "delete_venue_switch_firmware_schedules");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_firmware_schedules: decoded value differs from the sample"
         );
     }
     {
@@ -2137,7 +2508,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2147,7 +2518,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_versions");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_firmware_versions");
+        support::same_json(&out, &expect, "list_switch_firmware_versions");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_firmware_versions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2159,7 +2534,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2169,10 +2544,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_current_versions");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_firmware_current_versions",
+        support::same_json(&out, &expect, "list_switch_firmware_current_versions");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_firmware_current_versions: decoded value differs from the sample"
         );
     }
     {
@@ -2183,9 +2558,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2195,10 +2572,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("query_switch_firmware_schedules");
-        support::same_json(
-            &out,
-            "[{\"sample\":true}]",
-            "query_switch_firmware_schedules",
+        support::same_json(&out, &expect, "query_switch_firmware_schedules");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "query_switch_firmware_schedules: decoded value differs from the sample"
         );
     }
     {
@@ -2209,9 +2586,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2223,10 +2602,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("query_switch_firmware_schedule_switches");
-        support::same_json(
-            &out,
-            "[{\"sample\":true}]",
-            "query_switch_firmware_schedule_switches",
+        support::same_json(&out, &expect, "query_switch_firmware_schedule_switches");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "query_switch_firmware_schedule_switches: decoded value differs from the sample"
         );
     }
     {
@@ -2234,25 +2613,37 @@ async fn network_switches() {
             method: "POST",
             path: "/venues/switchFirmwares/upgradeStatusDetails/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_switch_firmware_upgrade_status_details()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switch_firmware_upgrade_status_details");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "query_venue_switch_firmware_upgrade_status_details",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_firmware_upgrade_status_details: decoded value differs from the sample"
         );
     }
     {
@@ -2263,9 +2654,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2278,7 +2669,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_aaa_server");
+        support::same_json(&out, &expect, "create_venue_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2288,7 +2683,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -2312,7 +2709,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2322,7 +2719,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_aaa_server");
+        support::same_json(&out, &expect, "get_venue_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2332,9 +2733,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2348,7 +2749,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_aaa_server");
+        support::same_json(&out, &expect, "update_venue_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2360,7 +2765,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2370,7 +2775,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_aaa_server");
+        support::same_json(&out, &expect, "delete_venue_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2380,9 +2789,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2395,7 +2804,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_aaa_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_aaa_settings");
+        support::same_json(&out, &expect, "update_venue_aaa_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_aaa_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2407,7 +2820,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2417,6 +2830,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_settings");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_settings");
+        support::same_json(&out, &expect, "delete_venue_switch_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_settings: decoded value differs from the sample"
+        );
     }
 }

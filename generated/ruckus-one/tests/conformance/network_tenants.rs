@@ -17,7 +17,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant");
+        support::same_json(&out, &expect, "get_tenant");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -37,9 +41,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +55,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_tenant");
+        support::same_json(&out, &expect, "update_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +71,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,7 +83,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_tenant");
+        support::same_json(&out, &expect, "delete_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -81,9 +97,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,7 +109,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_tenant");
-        support::same_json(&out, "{\"sample\":true}", "create_tenant");
+        support::same_json(&out, &expect, "create_tenant");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -103,19 +123,29 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .query_msp_ecs(&ruckus_one::network::common::QueryRequest::new())
+            .query_msp_ecs(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_msp_ecs");
-        support::same_json(&out, "{}", "query_msp_ecs");
+        support::same_json(&out, &expect, "query_msp_ecs");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_msp_ecs: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -127,7 +157,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -137,7 +167,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_tenant_delegations");
+        support::same_json(&out, &expect, "list_tenant_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_tenant_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -147,9 +181,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -162,7 +196,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_delegations");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_delegations");
+        support::same_json(&out, &expect, "update_tenant_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_tenant_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -172,7 +210,7 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -199,7 +237,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -209,7 +247,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_admins");
-        support::same_json(&out, "{\"sample\":true}", "list_tenant_admins");
+        support::same_json(&out, &expect, "list_tenant_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_tenant_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -221,7 +263,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -231,7 +273,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_admin");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_admin");
+        support::same_json(&out, &expect, "get_tenant_admin");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_tenant_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -241,7 +287,7 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -291,7 +337,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -301,7 +347,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_admin_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_tenant_admin_delegations");
+        support::same_json(&out, &expect, "list_tenant_admin_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_tenant_admin_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -311,9 +361,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -326,10 +378,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_admin_delegations");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_tenant_admin_delegations",
+        support::same_json(&out, &expect, "update_tenant_admin_delegations");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_tenant_admin_delegations: decoded value differs from the sample"
         );
     }
     {
@@ -342,7 +395,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -352,7 +405,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_activation");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_activation");
+        support::same_json(&out, &expect, "update_tenant_activation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_tenant_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -364,7 +421,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -374,7 +431,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_activation");
-        support::same_json(&out, "{\"sample\":true}", "delete_tenant_activation");
+        support::same_json(&out, &expect, "delete_tenant_activation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_tenant_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -386,7 +447,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -396,7 +457,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_support_status");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_support_status");
+        support::same_json(&out, &expect, "get_tenant_support_status");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_tenant_support_status: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -408,7 +473,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -418,7 +483,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_support_status");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_support_status");
+        support::same_json(&out, &expect, "update_tenant_support_status");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_tenant_support_status: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -430,7 +499,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -440,7 +509,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_support_status");
-        support::same_json(&out, "{\"sample\":true}", "delete_tenant_support_status");
+        support::same_json(&out, &expect, "delete_tenant_support_status");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_tenant_support_status: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -452,7 +525,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -462,7 +535,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_brandings");
-        support::same_json(&out, "{\"sample\":true}", "list_brandings");
+        support::same_json(&out, &expect, "list_brandings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_brandings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -472,9 +549,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -484,7 +563,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_brandings");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_brandings");
+        support::same_json(&out, &expect, "update_brandings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_brandings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -494,9 +577,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -506,7 +591,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_branding");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_branding");
+        support::same_json(&out, &expect, "create_branding");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_branding: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -516,9 +605,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -528,29 +617,38 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_logo_file");
-        support::same_json(&out, "{\"sample\":true}", "create_logo_file");
+        support::same_json(&out, &expect, "create_logo_file");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_logo_file: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/logoFiles/fileId%201%2Fx",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .get_logo_file("fileId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("get_logo_file");
-        support::same_json(&out, "{\"sample\":true}", "get_logo_file");
+        support::same_json(&out, &expect, "get_logo_file");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_logo_file: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -560,9 +658,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -572,10 +670,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_firmware_upgrade_schedule");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_firmware_upgrade_schedule",
+        support::same_json(&out, &expect, "create_firmware_upgrade_schedule");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_firmware_upgrade_schedule: decoded value differs from the sample"
         );
     }
     {
@@ -586,9 +684,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -598,7 +696,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("patch_tenant_delegations");
-        support::same_json(&out, "{\"sample\":true}", "patch_tenant_delegations");
+        support::same_json(&out, &expect, "patch_tenant_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_tenant_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -608,9 +710,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -620,7 +722,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("patch_admin_delegations");
-        support::same_json(&out, "{\"sample\":true}", "patch_admin_delegations");
+        support::same_json(&out, &expect, "patch_admin_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_admin_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -632,7 +738,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -642,7 +748,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_self_tenant");
-        support::same_json(&out, "{\"sample\":true}", "get_self_tenant");
+        support::same_json(&out, &expect, "get_self_tenant");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_self_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -652,9 +762,11 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -666,10 +778,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_tenant_notification_recipient");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_tenant_notification_recipient",
+        support::same_json(&out, &expect, "create_tenant_notification_recipient");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_tenant_notification_recipient: decoded value differs from the sample"
         );
     }
     {
@@ -682,7 +795,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -692,10 +807,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_notification_recipients");
-        support::same_json(
-            &out,
-            "[{\"sample\":true}]",
-            "list_tenant_notification_recipients",
+        support::same_json(&out, &expect, "list_tenant_notification_recipients");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "list_tenant_notification_recipients: decoded value differs from the sample"
         );
     }
     {
@@ -706,9 +821,13 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"sample\":true}]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -720,10 +839,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_notification_recipients");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_tenant_notification_recipients",
+        support::same_json(&out, &expect, "delete_tenant_notification_recipients");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_tenant_notification_recipients: decoded value differs from the sample"
         );
     }
     {
@@ -734,9 +854,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -748,10 +868,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_tenant_mobile_push_notification");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_tenant_mobile_push_notification",
+        support::same_json(&out, &expect, "create_tenant_mobile_push_notification");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_tenant_mobile_push_notification: decoded value differs from the sample"
         );
     }
     {
@@ -762,21 +882,30 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantManagementPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .query_tenant_notification_recipients(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_tenant_notification_recipients");
-        support::same_json(&out, "{}", "query_tenant_notification_recipients");
+        support::same_json(&out, &expect, "query_tenant_notification_recipients");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantManagementPage as support::Sample
+            > ::sample(),
+            "query_tenant_notification_recipients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -788,7 +917,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -798,7 +927,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_beta_features");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_beta_features");
+        support::same_json(&out, &expect, "get_tenant_beta_features");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_tenant_beta_features: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -808,9 +941,9 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -820,7 +953,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_beta_features");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_beta_features");
+        support::same_json(&out, &expect, "update_tenant_beta_features");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_tenant_beta_features: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -832,7 +969,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -842,7 +979,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_privacy_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_tenant_privacy_settings");
+        support::same_json(&out, &expect, "get_tenant_privacy_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_tenant_privacy_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -852,9 +993,9 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -864,7 +1005,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_tenant_privacy_settings");
-        support::same_json(&out, "{\"sample\":true}", "create_tenant_privacy_settings");
+        support::same_json(&out, &expect, "create_tenant_privacy_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_tenant_privacy_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -874,9 +1019,9 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -886,7 +1031,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("patch_tenant_privacy_settings");
-        support::same_json(&out, "{\"sample\":true}", "patch_tenant_privacy_settings");
+        support::same_json(&out, &expect, "patch_tenant_privacy_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_tenant_privacy_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -896,7 +1045,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
@@ -906,7 +1057,7 @@ async fn network_tenants() {
             .tenants()
             .export_msp_ec_inventories_csv(
                 "mspTenantId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
@@ -921,9 +1072,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -933,7 +1086,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_admins");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_admins");
+        support::same_json(&out, &expect, "update_admins");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -943,9 +1100,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -955,7 +1114,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_admin");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_admin");
+        support::same_json(&out, &expect, "create_admin");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -967,7 +1130,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -977,7 +1142,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_admins");
-        support::same_json(&out, "[{\"sample\":true}]", "list_admins");
+        support::same_json(&out, &expect, "list_admins");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "list_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -987,9 +1156,13 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -999,7 +1172,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_admins");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_admins");
+        support::same_json(&out, &expect, "delete_admins");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1011,7 +1188,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1021,7 +1198,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_admin");
-        support::same_json(&out, "{\"sample\":true}", "get_admin");
+        support::same_json(&out, &expect, "get_admin");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1033,7 +1214,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1043,7 +1226,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_admin");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_admin");
+        support::same_json(&out, &expect, "delete_admin");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1053,19 +1240,29 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AdminQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantManagementPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .query_admins(&ruckus_one::network::tenants::AdminQueryRequest::new())
+            .query_admins(
+                &<ruckus_one::network::tenants::AdminQueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_admins");
-        support::same_json(&out, "{}", "query_admins");
+        support::same_json(&out, &expect, "query_admins");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantManagementPage as support::Sample
+            > ::sample(), "query_admins: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1078,7 +1275,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1088,7 +1285,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customers");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customers");
+        support::same_json(&out, &expect, "list_msp_customers");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customers: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1096,22 +1297,31 @@ async fn network_tenants() {
             method: "POST",
             path: "/mspCustomers",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_msp_customer()
+            .body(
+                &<ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "create_msp_customer");
+        support::same_json(&out, &expect, "create_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1124,7 +1334,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1134,7 +1344,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_customer");
+        support::same_json(&out, &expect, "get_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1142,22 +1356,31 @@ async fn network_tenants() {
             method: "PUT",
             path: "/mspCustomers/customerId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_msp_customer("customerId 1/x")
+            .body(
+                &<ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("update_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "update_msp_customer");
+        support::same_json(&out, &expect, "update_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1170,7 +1393,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1180,7 +1403,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "delete_msp_customer");
+        support::same_json(&out, &expect, "delete_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1193,7 +1420,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1203,7 +1430,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_msp_admins");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_msp_admins");
+        support::same_json(&out, &expect, "list_msp_customer_msp_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_msp_admins: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1216,7 +1447,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1226,7 +1457,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_admins");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_admins");
+        support::same_json(&out, &expect, "list_msp_customer_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_admins: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1239,7 +1474,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1249,7 +1484,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_customer_admin");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_customer_admin");
+        support::same_json(&out, &expect, "get_msp_customer_admin");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_customer_admin: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1262,7 +1501,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1272,7 +1511,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_invitations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_invitations");
+        support::same_json(&out, &expect, "list_msp_customer_invitations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_invitations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1285,7 +1528,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1295,7 +1538,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_delegations");
+        support::same_json(&out, &expect, "list_msp_customer_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_delegations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1308,7 +1555,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1318,10 +1565,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_delegator_admins");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_msp_customer_delegator_admins",
+        support::same_json(&out, &expect, "list_msp_customer_delegator_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_delegator_admins: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1335,7 +1582,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1345,10 +1592,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_customer_activation_status");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_msp_customer_activation_status",
+        support::same_json(&out, &expect, "get_msp_customer_activation_status");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_customer_activation_status: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1362,7 +1609,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1372,7 +1619,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_logo_urls");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_logo_urls");
+        support::same_json(&out, &expect, "list_msp_customer_logo_urls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_logo_urls: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1385,7 +1636,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1395,10 +1646,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_firmware_upgrade_schedules");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_msp_firmware_upgrade_schedules",
+        support::same_json(&out, &expect, "list_msp_firmware_upgrade_schedules");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_firmware_upgrade_schedules: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1412,7 +1663,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1422,7 +1673,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_delegations");
+        support::same_json(&out, &expect, "list_msp_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_delegations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1435,7 +1690,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1445,7 +1700,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_admin_associations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_admin_associations");
+        support::same_json(&out, &expect, "list_msp_admin_associations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_admin_associations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1458,7 +1717,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1468,7 +1727,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_integrator");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_integrator");
+        support::same_json(&out, &expect, "get_msp_integrator");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_integrator: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1481,7 +1744,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1491,7 +1754,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_labels");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_labels");
+        support::same_json(&out, &expect, "list_msp_labels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_labels: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1499,22 +1766,27 @@ async fn network_tenants() {
             method: "PUT",
             path: "/mspLabels",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_msp_labels()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_msp_labels");
-        support::same_json(&out, "{\"sample\":true}", "update_msp_labels");
+        support::same_json(&out, &expect, "update_msp_labels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_msp_labels: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1522,22 +1794,27 @@ async fn network_tenants() {
             method: "POST",
             path: "/mspLabels",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_msp_label()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_msp_label");
-        support::same_json(&out, "{\"sample\":true}", "create_msp_label");
+        support::same_json(&out, &expect, "create_msp_label");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_msp_label: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1550,7 +1827,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1560,7 +1837,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_label");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_label");
+        support::same_json(&out, &expect, "get_msp_label");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_label: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1573,7 +1854,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1583,6 +1864,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_label_base_urls");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_label_base_urls");
+        support::same_json(&out, &expect, "list_msp_label_base_urls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_label_base_urls: decoded value differs from the sample"
+        );
     }
 }

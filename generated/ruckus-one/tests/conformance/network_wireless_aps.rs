@@ -15,9 +15,9 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("create_venue_ap");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_ap");
+        support::same_json(&out, &expect, "create_venue_ap");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +43,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +53,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_venue_ap_import_results");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_import_results");
+        support::same_json(&out, &expect, "get_venue_ap_import_results");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_import_results: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -59,9 +67,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -74,7 +84,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("create_venue_ap_group");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_ap_group");
+        support::same_json(&out, &expect, "create_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -84,19 +98,29 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
-            .query_venue_aps(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_aps(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_aps");
-        support::same_json(&out, "{}", "query_venue_aps");
+        support::same_json(&out, &expect, "query_venue_aps");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_aps: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -106,19 +130,29 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
-            .query_venue_ap_clients(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_ap_clients(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_ap_clients");
-        support::same_json(&out, "{}", "query_venue_ap_clients");
+        support::same_json(&out, &expect, "query_venue_ap_clients");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_ap_clients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -128,21 +162,30 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApCompatibilityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .query_venue_aps_compatibilities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_aps_compatibilities");
-        support::same_json(&out, "{}", "query_venue_aps_compatibilities");
+        support::same_json(&out, &expect, "query_venue_aps_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApCompatibilityPage as
+            support::Sample > ::sample(),
+            "query_venue_aps_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -152,43 +195,64 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApCompatibilityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .query_venue_ap_compatibilities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_ap_compatibilities");
-        support::same_json(&out, "{}", "query_venue_ap_compatibilities");
+        support::same_json(&out, &expect, "query_venue_ap_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApCompatibilityPage as
+            support::Sample > ::sample(),
+            "query_venue_ap_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/edgeAppCompatibilities/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .query_venue_edge_app_compatibilities()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_edge_app_compatibilities");
-        support::same_json(&out, "{}", "query_venue_edge_app_compatibilities");
+        support::same_json(&out, &expect, "query_venue_edge_app_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_edge_app_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -200,7 +264,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::AccessPoint as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -210,7 +276,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_venue_ap");
-        support::same_json(&out, "{}", "get_venue_ap");
+        support::same_json(&out, &expect, "get_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::AccessPoint as support::Sample >
+            ::sample(), "get_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -220,9 +290,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::AccessPoint as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -231,12 +305,16 @@ async fn network_wireless_aps() {
             .update_venue_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::AccessPoint::new(),
+                &<ruckus_one::network::wireless_aps::AccessPoint as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_ap");
+        support::same_json(&out, &expect, "update_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -248,7 +326,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -258,7 +338,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_venue_ap");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_ap");
+        support::same_json(&out, &expect, "delete_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -270,7 +354,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -280,7 +364,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_antenna_type_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_antenna_type_settings");
+        support::same_json(&out, &expect, "get_ap_antenna_type_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_antenna_type_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -290,9 +378,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -306,10 +396,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_antenna_type_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_antenna_type_settings",
+        support::same_json(&out, &expect, "update_ap_antenna_type_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -322,7 +413,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -332,29 +423,38 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_band_mode_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_band_mode_settings");
+        support::same_json(&out, &expect, "get_ap_band_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_band_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/bandModeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .update_ap_band_mode_settings("venueId 1/x", "serialNumber 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_ap_band_mode_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_ap_band_mode_settings");
+        support::same_json(&out, &expect, "update_ap_band_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_ap_band_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -366,7 +466,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -376,7 +476,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_bss_coloring_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_bss_coloring_settings");
+        support::same_json(&out, &expect, "get_ap_bss_coloring_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_bss_coloring_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -386,9 +490,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -402,10 +508,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_bss_coloring_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_bss_coloring_settings",
+        support::same_json(&out, &expect, "update_ap_bss_coloring_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_bss_coloring_settings: decoded value differs from the sample"
         );
     }
     {
@@ -418,7 +525,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -428,10 +535,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_client_admission_control_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_client_admission_control_settings",
+        support::same_json(&out, &expect, "get_ap_client_admission_control_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -439,12 +546,12 @@ async fn network_wireless_aps() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/clientAdmissionControlSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -454,13 +561,14 @@ async fn network_wireless_aps() {
                 "venueId 1/x",
                 "serialNumber 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_ap_client_admission_control_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_ap_client_admission_control_settings",
+        support::same_json(&out, &expect, "update_ap_client_admission_control_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -473,7 +581,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -483,10 +591,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_directed_multicast_settings",
+        support::same_json(&out, &expect, "get_ap_directed_multicast_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
     {
@@ -497,9 +605,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -513,10 +623,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_directed_multicast_settings",
+        support::same_json(&out, &expect, "update_ap_directed_multicast_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
     {
@@ -529,7 +640,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -539,10 +650,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_external_antenna_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_external_antenna_settings",
+        support::same_json(&out, &expect, "get_ap_external_antenna_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -553,9 +664,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -569,10 +682,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_external_antenna_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_external_antenna_settings",
+        support::same_json(&out, &expect, "update_ap_external_antenna_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -585,7 +699,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -595,7 +709,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_iot_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_iot_settings");
+        support::same_json(&out, &expect, "get_ap_iot_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -605,9 +723,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -621,7 +741,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_iot_settings");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_iot_settings");
+        support::same_json(&out, &expect, "update_ap_iot_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -633,7 +757,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -643,29 +767,38 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_lan_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_lan_port_settings");
+        support::same_json(&out, &expect, "get_ap_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_lan_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/lanPortSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .update_ap_lan_port_settings("venueId 1/x", "serialNumber 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_ap_lan_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_ap_lan_port_settings");
+        support::same_json(&out, &expect, "update_ap_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_ap_lan_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -677,7 +810,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -687,10 +820,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_lan_port_specific_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_lan_port_specific_settings",
+        support::same_json(&out, &expect, "get_ap_lan_port_specific_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_lan_port_specific_settings: decoded value differs from the sample"
         );
     }
     {
@@ -701,9 +834,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -717,10 +852,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_lan_port_specific_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_lan_port_specific_settings",
+        support::same_json(&out, &expect, "update_ap_lan_port_specific_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_lan_port_specific_settings: decoded value differs from the sample"
         );
     }
     {
@@ -733,7 +869,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -743,7 +879,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_led_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_led_settings");
+        support::same_json(&out, &expect, "get_ap_led_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_led_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -753,9 +893,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -769,7 +911,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_led_settings");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_led_settings");
+        support::same_json(&out, &expect, "update_ap_led_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_led_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -781,7 +927,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -791,10 +937,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_management_traffic_vlan_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_management_traffic_vlan_settings",
+        support::same_json(&out, &expect, "get_ap_management_traffic_vlan_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_management_traffic_vlan_settings: decoded value differs from the sample"
         );
     }
     {
@@ -805,9 +951,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -821,10 +969,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_management_traffic_vlan_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_management_traffic_vlan_settings",
+        support::same_json(&out, &expect, "update_ap_management_traffic_vlan_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_management_traffic_vlan_settings: decoded value differs from the sample"
         );
     }
     {
@@ -837,7 +986,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -847,7 +996,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_mesh_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_mesh_settings");
+        support::same_json(&out, &expect, "get_ap_mesh_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_mesh_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -857,9 +1010,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -873,10 +1028,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_mesh_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_mesh_settings",
+        support::same_json(&out, &expect, "update_ap_mesh_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_mesh_settings: decoded value differs from the sample"
         );
     }
     {
@@ -889,7 +1044,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -899,7 +1054,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_network_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_network_settings");
+        support::same_json(&out, &expect, "get_ap_network_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_network_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -909,9 +1068,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -925,10 +1086,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_network_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_network_settings",
+        support::same_json(&out, &expect, "update_ap_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_network_settings: decoded value differs from the sample"
         );
     }
     {
@@ -941,7 +1103,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -951,7 +1113,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_radio_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_radio_settings");
+        support::same_json(&out, &expect, "get_ap_radio_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_radio_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -961,9 +1127,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -977,10 +1145,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_radio_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_radio_settings",
+        support::same_json(&out, &expect, "update_ap_radio_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -993,7 +1161,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1003,7 +1171,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_smart_monitor_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_smart_monitor_settings");
+        support::same_json(&out, &expect, "get_ap_smart_monitor_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_smart_monitor_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1013,9 +1185,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1029,10 +1203,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_smart_monitor_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_smart_monitor_settings",
+        support::same_json(&out, &expect, "update_ap_smart_monitor_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_smart_monitor_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1045,7 +1220,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1055,10 +1230,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_snmp_agent_profile_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_snmp_agent_profile_settings",
+        support::same_json(&out, &expect, "get_ap_snmp_agent_profile_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_snmp_agent_profile_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1069,9 +1244,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1085,10 +1262,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_snmp_agent_profile_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_snmp_agent_profile_settings",
+        support::same_json(&out, &expect, "update_ap_snmp_agent_profile_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_snmp_agent_profile_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1101,7 +1279,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1111,10 +1289,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_sticky_client_steering_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_sticky_client_steering_settings",
+        support::same_json(&out, &expect, "get_ap_sticky_client_steering_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_sticky_client_steering_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1125,9 +1303,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1141,10 +1321,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_sticky_client_steering_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_sticky_client_steering_settings",
+        support::same_json(&out, &expect, "update_ap_sticky_client_steering_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_sticky_client_steering_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1157,7 +1338,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1167,10 +1350,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_sticky_client_steering_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_ap_sticky_client_steering_settings",
+        support::same_json(&out, &expect, "delete_ap_sticky_client_steering_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_ap_sticky_client_steering_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1183,7 +1367,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1193,7 +1377,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_usb_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_usb_port_settings");
+        support::same_json(&out, &expect, "get_ap_usb_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_usb_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1203,9 +1391,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1219,10 +1409,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_usb_port_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_usb_port_settings",
+        support::same_json(&out, &expect, "update_ap_usb_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_usb_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1235,7 +1426,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1245,29 +1436,40 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_picture");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_picture");
+        support::same_json(&out, &expect, "get_ap_picture");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_picture: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/pictures",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("multipart/form-data"),
             query: &[],
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .update_ap_picture("venueId 1/x", "serialNumber 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
             .expect("update_ap_picture");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_picture");
+        support::same_json(&out, &expect, "update_ap_picture");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_picture: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1279,7 +1481,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1289,7 +1493,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_picture");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_ap_picture");
+        support::same_json(&out, &expect, "delete_ap_picture");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_ap_picture: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1301,7 +1509,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1311,7 +1519,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_capabilities");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_capabilities");
+        support::same_json(&out, &expect, "get_ap_capabilities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_capabilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1323,7 +1535,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1333,7 +1545,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_dhcp_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_dhcp_settings");
+        support::same_json(&out, &expect, "get_ap_dhcp_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_dhcp_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1345,7 +1561,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1355,7 +1571,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_logs");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_logs");
+        support::same_json(&out, &expect, "get_ap_logs");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_logs: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1367,7 +1587,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1377,7 +1597,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_packets");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_packets");
+        support::same_json(&out, &expect, "get_ap_packets");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_packets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1389,7 +1613,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1399,7 +1623,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_available_channels");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_wifi_available_channels");
+        support::same_json(&out, &expect, "get_ap_wifi_available_channels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_wifi_available_channels: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1411,7 +1639,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1421,7 +1649,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_dhcp_client_leases");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_wifi_dhcp_client_leases");
+        support::same_json(&out, &expect, "get_ap_wifi_dhcp_client_leases");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_wifi_dhcp_client_leases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1433,7 +1665,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1443,7 +1675,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_dhcp_pool_usages");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_wifi_dhcp_pool_usages");
+        support::same_json(&out, &expect, "get_ap_wifi_dhcp_pool_usages");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_wifi_dhcp_pool_usages: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1453,9 +1689,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1470,7 +1708,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_client");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_client");
+        support::same_json(&out, &expect, "patch_ap_client");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ap_client: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1480,9 +1722,9 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1496,7 +1738,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_diagnosis_commands");
-        support::same_json(&out, "{\"sample\":true}", "patch_ap_diagnosis_commands");
+        support::same_json(&out, &expect, "patch_ap_diagnosis_commands");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_ap_diagnosis_commands: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1506,9 +1752,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1522,7 +1770,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_neighbors");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_neighbors");
+        support::same_json(&out, &expect, "patch_ap_neighbors");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ap_neighbors: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1532,9 +1784,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1548,7 +1802,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_packets");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_packets");
+        support::same_json(&out, &expect, "patch_ap_packets");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ap_packets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1558,9 +1816,9 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1574,7 +1832,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_system_commands");
-        support::same_json(&out, "{\"sample\":true}", "patch_ap_system_commands");
+        support::same_json(&out, &expect, "patch_ap_system_commands");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_ap_system_commands: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1584,9 +1846,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApNeighborPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1595,12 +1861,16 @@ async fn network_wireless_aps() {
             .query_ap_neighbors(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_ap_neighbors");
-        support::same_json(&out, "{}", "query_ap_neighbors");
+        support::same_json(&out, &expect, "query_ap_neighbors");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApNeighborPage as support::Sample >
+            ::sample(), "query_ap_neighbors: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1612,7 +1882,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1626,10 +1898,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_snmp_agent_profile_to_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_snmp_agent_profile_to_ap",
+        support::same_json(&out, &expect, "add_snmp_agent_profile_to_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_snmp_agent_profile_to_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1642,7 +1915,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1656,10 +1931,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_snmp_agent_profile_from_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_snmp_agent_profile_from_ap",
+        support::same_json(&out, &expect, "remove_snmp_agent_profile_from_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_snmp_agent_profile_from_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1672,7 +1948,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1686,10 +1964,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_iot_controller_to_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_iot_controller_to_ap",
+        support::same_json(&out, &expect, "add_iot_controller_to_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "add_iot_controller_to_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1702,7 +1980,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1716,10 +1996,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_iot_controller_from_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_iot_controller_from_ap",
+        support::same_json(&out, &expect, "remove_iot_controller_from_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_iot_controller_from_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1732,7 +2013,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1747,10 +2030,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_client_isolation_profile_to_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_client_isolation_profile_to_ap_lan_port",
+        support::same_json(&out, &expect, "add_client_isolation_profile_to_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_client_isolation_profile_to_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1763,7 +2047,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1780,8 +2066,13 @@ async fn network_wireless_aps() {
             .expect("remove_client_isolation_profile_from_ap_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_client_isolation_profile_from_ap_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_client_isolation_profile_from_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1789,12 +2080,14 @@ async fn network_wireless_aps() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/lanPorts/portId%201%2Fx/softGreProfiles/id%201%2Fx",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1806,13 +2099,15 @@ async fn network_wireless_aps() {
                 "portId 1/x",
                 "id 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("add_soft_gre_profile_to_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_soft_gre_profile_to_ap_lan_port",
+        support::same_json(&out, &expect, "add_soft_gre_profile_to_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_soft_gre_profile_to_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1825,7 +2120,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1840,10 +2137,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_soft_gre_profile_from_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_soft_gre_profile_from_ap_lan_port",
+        support::same_json(&out, &expect, "remove_soft_gre_profile_from_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_soft_gre_profile_from_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1856,7 +2154,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1871,10 +2171,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_ethernet_port_profile_to_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_ethernet_port_profile_to_ap_lan_port",
+        support::same_json(&out, &expect, "add_ethernet_port_profile_to_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_ethernet_port_profile_to_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1887,7 +2188,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1904,8 +2207,13 @@ async fn network_wireless_aps() {
             .expect("remove_ethernet_port_profile_from_ap_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_ethernet_port_profile_from_ap_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_ethernet_port_profile_from_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1918,7 +2226,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1932,10 +2242,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_multicast_dns_proxy_profile_to_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_multicast_dns_proxy_profile_to_ap",
+        support::same_json(&out, &expect, "add_multicast_dns_proxy_profile_to_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_multicast_dns_proxy_profile_to_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1948,7 +2259,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1962,10 +2275,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_multicast_dns_proxy_profile_from_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_multicast_dns_proxy_profile_from_ap",
+        support::same_json(&out, &expect, "remove_multicast_dns_proxy_profile_from_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_multicast_dns_proxy_profile_from_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1978,7 +2292,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1988,7 +2302,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_floor_position");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_floor_position");
+        support::same_json(&out, &expect, "get_ap_floor_position");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_floor_position: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1998,9 +2316,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2015,10 +2335,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_floor_position");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_floor_position",
+        support::same_json(&out, &expect, "update_ap_floor_position");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_floor_position: decoded value differs from the sample"
         );
     }
     {
@@ -2031,7 +2351,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2045,10 +2367,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_floor_position");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_ap_floor_position",
+        support::same_json(&out, &expect, "delete_ap_floor_position");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_ap_floor_position: decoded value differs from the sample"
         );
     }
 }

@@ -17,7 +17,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,29 +27,38 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_networks");
-        support::same_json(&out, "{\"sample\":true}", "list_networks");
+        support::same_json(&out, &expect, "list_networks");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_networks: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/networks",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_network()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_network");
-        support::same_json(&out, "{\"sample\":true}", "create_network");
+        support::same_json(&out, &expect, "create_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +70,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,7 +80,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_networks");
-        support::same_json(&out, "{\"sample\":true}", "delete_networks");
+        support::same_json(&out, &expect, "delete_networks");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_networks: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,7 +96,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,29 +106,38 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_network");
-        support::same_json(&out, "{\"sample\":true}", "get_network");
+        support::same_json(&out, &expect, "get_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/networks/networkId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .update_network("networkId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_network");
-        support::same_json(&out, "{\"sample\":true}", "update_network");
+        support::same_json(&out, &expect, "update_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -127,7 +149,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -137,7 +159,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_network");
-        support::same_json(&out, "{\"sample\":true}", "delete_network");
+        support::same_json(&out, &expect, "delete_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -147,9 +173,11 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -159,7 +187,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("create_wifi_network");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_wifi_network");
+        support::same_json(&out, &expect, "create_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -169,9 +201,11 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -184,7 +218,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_wifi_network");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_wifi_network");
+        support::same_json(&out, &expect, "update_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -196,7 +234,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"type\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -206,7 +246,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_wifi_network");
-        support::same_json(&out, "{\"type\":\"sample\"}", "get_wifi_network");
+        support::same_json(&out, &expect, "get_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::WifiNetwork as support::Sample
+            > ::sample(), "get_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -218,7 +262,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -228,7 +274,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_wifi_network");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_wifi_network");
+        support::same_json(&out, &expect, "delete_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -238,19 +288,29 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_wifi_networks(&ruckus_one::network::common::QueryRequest::new())
+            .query_wifi_networks(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_wifi_networks");
-        support::same_json(&out, "{}", "query_wifi_networks");
+        support::same_json(&out, &expect, "query_wifi_networks");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_wifi_networks: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -260,68 +320,87 @@ async fn network_wireless_networks() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_network_activation(
-                &ruckus_one::network::wireless_networks::NetworkActivation::new(),
+                &<ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_network_activation");
-        support::same_json(&out, "{\"sample\":true}", "create_network_activation");
+        support::same_json(&out, &expect, "create_network_activation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_network_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/networkActivations/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_network_activations()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_network_activations");
-        support::same_json(&out, "{}", "query_network_activations");
+        support::same_json(&out, &expect, "query_network_activations");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_network_activations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/networkActivations/mappings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_network_activation_mappings()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_network_activation_mappings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_network_activation_mappings",
+        support::same_json(&out, &expect, "create_network_activation_mappings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_network_activation_mappings: decoded value differs from the sample"
         );
     }
     {
@@ -334,7 +413,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -344,7 +425,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_network_activation");
-        support::same_json(&out, "{}", "get_network_activation");
+        support::same_json(&out, &expect, "get_network_activation");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::NetworkActivation as
+            support::Sample > ::sample(),
+            "get_network_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -354,9 +440,11 @@ async fn network_wireless_networks() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -364,12 +452,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_network_activation(
                 "networkVenueId 1/x",
-                &ruckus_one::network::wireless_networks::NetworkActivation::new(),
+                &<ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_network_activation");
-        support::same_json(&out, "{\"sample\":true}", "update_network_activation");
+        support::same_json(&out, &expect, "update_network_activation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_network_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -381,7 +473,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -391,7 +483,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_venue_wifi_network_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_wifi_network_settings");
+        support::same_json(&out, &expect, "get_venue_wifi_network_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_wifi_network_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -401,9 +497,11 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -417,10 +515,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_venue_wifi_network_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_wifi_network_settings",
+        support::same_json(&out, &expect, "update_venue_wifi_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_wifi_network_settings: decoded value differs from the sample"
         );
     }
     {
@@ -428,25 +527,33 @@ async fn network_wireless_networks() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .activate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
+            .body(
+                &<ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("activate_wifi_network_on_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "activate_wifi_network_on_venue",
+        support::same_json(&out, &expect, "activate_wifi_network_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_wifi_network_on_venue: decoded value differs from the sample"
         );
     }
     {
@@ -459,7 +566,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -469,10 +578,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("deactivate_wifi_network_on_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "deactivate_wifi_network_on_venue",
+        support::same_json(&out, &expect, "deactivate_wifi_network_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_wifi_network_on_venue: decoded value differs from the sample"
         );
     }
     {
@@ -483,21 +593,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::NetworkCompatibilityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_wifi_network_ap_compatibilities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_wifi_network_ap_compatibilities");
-        support::same_json(&out, "{}", "query_wifi_network_ap_compatibilities");
+        support::same_json(&out, &expect, "query_wifi_network_ap_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::NetworkCompatibilityPage as
+            support::Sample > ::sample(),
+            "query_wifi_network_ap_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -507,19 +626,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::WifiFeatureSetPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_wifi_feature_sets(&ruckus_one::network::common::QueryRequest::new())
+            .query_wifi_feature_sets(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_wifi_feature_sets");
-        support::same_json(&out, "{}", "query_wifi_feature_sets");
+        support::same_json(&out, &expect, "query_wifi_feature_sets");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::WifiFeatureSetPage as
+            support::Sample > ::sample(),
+            "query_wifi_feature_sets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -531,7 +661,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -541,7 +671,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_network_qos_map_sets");
-        support::same_json(&out, "{\"sample\":true}", "list_network_qos_map_sets");
+        support::same_json(&out, &expect, "list_network_qos_map_sets");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_network_qos_map_sets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -553,7 +687,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -563,7 +697,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_network_wispr_providers");
-        support::same_json(&out, "{\"sample\":true}", "list_network_wispr_providers");
+        support::same_json(&out, &expect, "list_network_wispr_providers");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_network_wispr_providers: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -576,7 +714,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -589,7 +727,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("import_network_guest_users");
-        support::same_json(&out, "{\"sample\":true}", "import_network_guest_users");
+        support::same_json(&out, &expect, "import_network_guest_users");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "import_network_guest_users: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -602,7 +744,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -612,7 +754,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_guest_users_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_guest_users_legacy");
+        support::same_json(&out, &expect, "list_guest_users_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_guest_users_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -620,22 +766,27 @@ async fn network_wireless_networks() {
             method: "POST",
             path: "/guestUsers",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_guest_user_legacy()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_guest_user_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_guest_user_legacy");
+        support::same_json(&out, &expect, "create_guest_user_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -648,7 +799,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -658,7 +809,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_guest_users_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_guest_users_legacy");
+        support::same_json(&out, &expect, "delete_guest_users_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_guest_users_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -671,7 +826,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -681,7 +838,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_guest_user_legacy");
-        support::same_json(&out, "{}", "get_guest_user_legacy");
+        support::same_json(&out, &expect, "get_guest_user_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::GuestUser as support::Sample >
+            ::sample(), "get_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -689,22 +850,27 @@ async fn network_wireless_networks() {
             method: "PATCH",
             path: "/guestUsers/guestUserId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .patch_guest_user_legacy("guestUserId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_guest_user_legacy");
-        support::same_json(&out, "{\"sample\":true}", "patch_guest_user_legacy");
+        support::same_json(&out, &expect, "patch_guest_user_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -717,7 +883,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -727,7 +893,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_guest_user_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_guest_user_legacy");
+        support::same_json(&out, &expect, "delete_guest_user_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -742,9 +912,11 @@ async fn network_wireless_networks() {
                 ("maxDevices", "1"),
             ],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -760,12 +932,16 @@ async fn network_wireless_networks() {
                     "Minute",
                 ),
                 1,
-                &ruckus_one::network::wireless_networks::GuestUser::new(),
+                &<ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_wifi_network_guest_user");
-        support::same_json(&out, "{\"sample\":true}", "create_wifi_network_guest_user");
+        support::same_json(&out, &expect, "create_wifi_network_guest_user");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -775,9 +951,9 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -790,7 +966,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("patch_wifi_network_guest_users");
-        support::same_json(&out, "{\"sample\":true}", "patch_wifi_network_guest_users");
+        support::same_json(&out, &expect, "patch_wifi_network_guest_users");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_wifi_network_guest_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -802,7 +982,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -812,7 +994,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_wifi_network_guest_user");
-        support::same_json(&out, "{}", "get_wifi_network_guest_user");
+        support::same_json(&out, &expect, "get_wifi_network_guest_user");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::GuestUser as support::Sample >
+            ::sample(),
+            "get_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -822,9 +1009,9 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -838,7 +1025,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("patch_wifi_network_guest_user");
-        support::same_json(&out, "{\"sample\":true}", "patch_wifi_network_guest_user");
+        support::same_json(&out, &expect, "patch_wifi_network_guest_user");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -850,7 +1041,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -860,7 +1051,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_wifi_network_guest_user");
-        support::same_json(&out, "{\"sample\":true}", "delete_wifi_network_guest_user");
+        support::same_json(&out, &expect, "delete_wifi_network_guest_user");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -870,29 +1065,41 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_guest_users(&ruckus_one::network::common::QueryRequest::new())
+            .query_guest_users(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_guest_users");
-        support::same_json(&out, "{}", "query_guest_users");
+        support::same_json(&out, &expect, "query_guest_users");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_guest_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/guestUsers/query/csvFiles",
             accept: "text/csv",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -901,6 +1108,9 @@ async fn network_wireless_networks() {
             .network()
             .wireless_networks()
             .export_guest_users_csv()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_guest_users_csv");
@@ -916,7 +1126,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -926,7 +1136,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_portal_service_profiles");
-        support::same_json(&out, "{\"sample\":true}", "list_portal_service_profiles");
+        support::same_json(&out, &expect, "list_portal_service_profiles");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -936,21 +1150,27 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_portal_service_profile(
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_portal_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_portal_service_profile");
+        support::same_json(&out, &expect, "create_portal_service_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -962,7 +1182,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -972,7 +1192,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_portal_service_profiles");
-        support::same_json(&out, "{\"sample\":true}", "delete_portal_service_profiles");
+        support::same_json(&out, &expect, "delete_portal_service_profiles");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -982,21 +1206,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_portal_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_portal_service_profiles");
-        support::same_json(&out, "{}", "query_portal_service_profiles");
+        support::same_json(&out, &expect, "query_portal_service_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1008,7 +1241,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1018,7 +1253,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_portal_service_profile");
-        support::same_json(&out, "{}", "get_portal_service_profile");
+        support::same_json(&out, &expect, "get_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::PortalServiceProfile as
+            support::Sample > ::sample(),
+            "get_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1028,9 +1268,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1038,15 +1282,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile",
+        support::same_json(&out, &expect, "update_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1059,7 +1304,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1069,10 +1316,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_portal_service_profile",
+        support::same_json(&out, &expect, "delete_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1083,9 +1331,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1093,17 +1345,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_powered_image");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile_powered_image",
+        support::same_json(&out, &expect, "update_portal_service_profile_powered_image");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_powered_image: decoded value differs from the sample"
         );
     }
     {
@@ -1114,9 +1365,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1124,17 +1379,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_photo");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile_photo",
+        support::same_json(&out, &expect, "update_portal_service_profile_photo");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_photo: decoded value differs from the sample"
         );
     }
     {
@@ -1145,9 +1399,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1155,17 +1413,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_logo");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile_logo",
+        support::same_json(&out, &expect, "update_portal_service_profile_logo");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_logo: decoded value differs from the sample"
         );
     }
     {
@@ -1176,9 +1433,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1186,17 +1447,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_background_image");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_portal_service_profile_background_image",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_background_image: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1210,7 +1474,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1220,10 +1484,10 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_portal_service_profile_tags");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_portal_service_profile_tags",
+        support::same_json(&out, &expect, "list_portal_service_profile_tags");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_portal_service_profile_tags: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1237,7 +1501,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1247,10 +1511,10 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_portal_service_profile_networks");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_portal_service_profile_networks",
+        support::same_json(&out, &expect, "list_portal_service_profile_networks");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_portal_service_profile_networks: decoded value differs from the sample"
         );
     }
     {
@@ -1261,21 +1525,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_template_portal_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_portal_service_profiles");
-        support::same_json(&out, "{}", "query_template_portal_service_profiles");
+        support::same_json(&out, &expect, "query_template_portal_service_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_template_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1285,24 +1558,26 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_template_portal_service_profile(
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_template_portal_service_profile",
+        support::same_json(&out, &expect, "create_template_portal_service_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_template_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1315,7 +1590,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1325,7 +1602,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_template_portal_service_profile");
-        support::same_json(&out, "{}", "get_template_portal_service_profile");
+        support::same_json(&out, &expect, "get_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::PortalServiceProfile as
+            support::Sample > ::sample(),
+            "get_template_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1335,9 +1617,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1345,15 +1631,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_template_portal_service_profile",
+        support::same_json(&out, &expect, "update_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1366,7 +1653,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1376,10 +1665,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_template_portal_service_profile",
+        support::same_json(&out, &expect, "delete_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_template_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1390,9 +1680,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1400,17 +1694,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_powered_image");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_template_portal_service_profile_powered_image",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_powered_image: decoded value differs from the sample"
         );
     }
     {
@@ -1421,9 +1718,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1431,17 +1732,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_photo");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_template_portal_service_profile_photo",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_photo: decoded value differs from the sample"
         );
     }
     {
@@ -1452,9 +1756,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1462,17 +1770,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_logo");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_template_portal_service_profile_logo",
+        support::same_json(&out, &expect, "update_template_portal_service_profile_logo");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_logo: decoded value differs from the sample"
         );
     }
     {
@@ -1483,9 +1790,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1493,17 +1804,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_background_image");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_template_portal_service_profile_background_image",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_background_image: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1517,7 +1831,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1527,10 +1841,10 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_template_portal_service_profile_tags");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_template_portal_service_profile_tags",
+        support::same_json(&out, &expect, "list_template_portal_service_profile_tags");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_template_portal_service_profile_tags: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1544,7 +1858,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1556,8 +1870,12 @@ async fn network_wireless_networks() {
             .expect("list_template_portal_service_profile_networks");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "list_template_portal_service_profile_networks",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_template_portal_service_profile_networks: decoded value differs from the sample"
         );
     }
 }

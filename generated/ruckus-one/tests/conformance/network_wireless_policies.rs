@@ -15,21 +15,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_access_control_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_access_control_profiles");
-        support::same_json(&out, "{}", "query_access_control_profiles");
+        support::same_json(&out, &expect, "query_access_control_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_access_control_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -41,7 +50,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -51,7 +60,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_access_control_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_access_control_profile");
+        support::same_json(&out, &expect, "get_access_control_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_access_control_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,9 +74,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -76,10 +91,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_access_control_profile",
+        support::same_json(&out, &expect, "update_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -92,7 +108,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -102,10 +120,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_access_control_profile",
+        support::same_json(&out, &expect, "delete_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -118,7 +137,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -133,8 +154,13 @@ async fn network_wireless_policies() {
             .expect("add_application_policy_to_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_application_policy_to_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_application_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -147,7 +173,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -162,8 +190,13 @@ async fn network_wireless_policies() {
             .expect("remove_application_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_application_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_application_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -176,7 +209,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -189,10 +224,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_device_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_device_policy_to_access_control_profile",
+        support::same_json(&out, &expect, "add_device_policy_to_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_device_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -205,7 +241,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -220,8 +258,13 @@ async fn network_wireless_policies() {
             .expect("remove_device_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_device_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_device_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -234,7 +277,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -247,10 +292,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l2_acl_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_l2_acl_policy_to_access_control_profile",
+        support::same_json(&out, &expect, "add_l2_acl_policy_to_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_l2_acl_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -263,7 +309,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -278,8 +326,13 @@ async fn network_wireless_policies() {
             .expect("remove_l2_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_l2_acl_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_l2_acl_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -292,7 +345,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -305,10 +360,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l3_acl_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_l3_acl_policy_to_access_control_profile",
+        support::same_json(&out, &expect, "add_l3_acl_policy_to_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_l3_acl_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -321,7 +377,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -336,8 +394,13 @@ async fn network_wireless_policies() {
             .expect("remove_l3_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_l3_acl_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_l3_acl_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -348,9 +411,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -360,10 +425,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_application_policy");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_application_policy",
+        support::same_json(&out, &expect, "create_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -376,7 +442,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -386,7 +452,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_application_policies");
+        support::same_json(&out, &expect, "list_application_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_application_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -396,21 +466,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_application_policies(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_application_policies");
-        support::same_json(&out, "{}", "query_application_policies");
+        support::same_json(&out, &expect, "query_application_policies");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_application_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -422,7 +501,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -432,7 +511,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_application_policy");
+        support::same_json(&out, &expect, "get_application_policy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_application_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -442,9 +525,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -457,10 +542,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_application_policy");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_application_policy",
+        support::same_json(&out, &expect, "update_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -473,7 +559,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -483,10 +571,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_application_policy");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_application_policy",
+        support::same_json(&out, &expect, "delete_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -497,9 +586,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -509,7 +600,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_device_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_device_policy");
+        support::same_json(&out, &expect, "create_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -521,7 +616,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -531,7 +626,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_device_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_device_policies");
+        support::same_json(&out, &expect, "list_device_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_device_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -541,19 +640,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_device_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_device_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_device_policies");
-        support::same_json(&out, "{}", "query_device_policies");
+        support::same_json(&out, &expect, "query_device_policies");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_device_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -565,7 +674,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -575,7 +684,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_device_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_device_policy");
+        support::same_json(&out, &expect, "get_device_policy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -585,9 +698,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -600,7 +715,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_device_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_device_policy");
+        support::same_json(&out, &expect, "update_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -612,7 +731,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -622,7 +743,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_device_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_device_policy");
+        support::same_json(&out, &expect, "delete_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -632,9 +757,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -644,7 +771,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_l2_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_l2_acl_policy");
+        support::same_json(&out, &expect, "create_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -656,7 +787,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -666,7 +797,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_l2_acl_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_l2_acl_policies");
+        support::same_json(&out, &expect, "list_l2_acl_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_l2_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -676,19 +811,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_l2_acl_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_l2_acl_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_l2_acl_policies");
-        support::same_json(&out, "{}", "query_l2_acl_policies");
+        support::same_json(&out, &expect, "query_l2_acl_policies");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_l2_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -700,7 +845,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -710,7 +855,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_l2_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_l2_acl_policy");
+        support::same_json(&out, &expect, "get_l2_acl_policy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -720,9 +869,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -735,7 +886,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_l2_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_l2_acl_policy");
+        support::same_json(&out, &expect, "update_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -747,7 +902,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -757,7 +914,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l2_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_l2_acl_policy");
+        support::same_json(&out, &expect, "delete_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -767,9 +928,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -779,7 +942,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_l3_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_l3_acl_policy");
+        support::same_json(&out, &expect, "create_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -791,7 +958,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -801,7 +968,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_l3_acl_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_l3_acl_policies");
+        support::same_json(&out, &expect, "list_l3_acl_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_l3_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -811,19 +982,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_l3_acl_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_l3_acl_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_l3_acl_policies");
-        support::same_json(&out, "{}", "query_l3_acl_policies");
+        support::same_json(&out, &expect, "query_l3_acl_policies");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_l3_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -835,7 +1016,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -845,7 +1026,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_l3_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_l3_acl_policy");
+        support::same_json(&out, &expect, "get_l3_acl_policy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -855,9 +1040,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -870,7 +1057,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_l3_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_l3_acl_policy");
+        support::same_json(&out, &expect, "update_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -882,7 +1073,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -892,7 +1085,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l3_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_l3_acl_policy");
+        support::same_json(&out, &expect, "delete_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -904,7 +1101,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -914,10 +1111,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_library_categories");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_application_library_categories",
+        support::same_json(&out, &expect, "list_application_library_categories");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_application_library_categories: decoded value differs from the sample"
         );
     }
     {
@@ -930,7 +1127,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -945,8 +1142,12 @@ async fn network_wireless_policies() {
             .expect("list_application_library_category_applications");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "list_application_library_category_applications",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_application_library_category_applications: decoded value differs from the sample"
         );
     }
     {
@@ -959,7 +1160,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -969,10 +1170,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_library_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_application_library_settings",
+        support::same_json(&out, &expect, "get_application_library_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_application_library_settings: decoded value differs from the sample"
         );
     }
     {
@@ -983,9 +1184,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -995,10 +1198,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("patch_application_library_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_application_library_settings",
+        support::same_json(&out, &expect, "patch_application_library_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_application_library_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1009,9 +1213,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1021,10 +1227,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_client_isolation_profile",
+        support::same_json(&out, &expect, "create_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1037,7 +1244,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1047,7 +1254,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_client_isolation_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_client_isolation_profile");
+        support::same_json(&out, &expect, "get_client_isolation_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_client_isolation_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1057,9 +1268,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1072,10 +1285,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_client_isolation_profile",
+        support::same_json(&out, &expect, "update_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1088,7 +1302,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1098,10 +1314,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_client_isolation_profile",
+        support::same_json(&out, &expect, "delete_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1112,21 +1329,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_client_isolation_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_client_isolation_profiles");
-        support::same_json(&out, "{}", "query_client_isolation_profiles");
+        support::same_json(&out, &expect, "query_client_isolation_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_client_isolation_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1136,9 +1362,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1148,10 +1376,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "create_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1164,7 +1393,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1174,7 +1403,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_hotspot20_identity_provider");
-        support::same_json(&out, "{\"sample\":true}", "get_hotspot20_identity_provider");
+        support::same_json(&out, &expect, "get_hotspot20_identity_provider");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_hotspot20_identity_provider: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1184,9 +1417,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1199,10 +1434,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "update_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1215,7 +1451,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1225,10 +1463,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "delete_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1241,7 +1480,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1256,8 +1497,13 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_radius_server_profile_to_hotspot20_identity_provider",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_radius_server_profile_to_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1270,7 +1516,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1285,8 +1533,13 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_radius_server_profile_from_hotspot20_identity_provider",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_radius_server_profile_from_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1297,21 +1550,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_hotspot20_identity_providers(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_hotspot20_identity_providers");
-        support::same_json(&out, "{}", "query_hotspot20_identity_providers");
+        support::same_json(&out, &expect, "query_hotspot20_identity_providers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_hotspot20_identity_providers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1321,9 +1583,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1333,10 +1597,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_hotspot20_operator",
+        support::same_json(&out, &expect, "create_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1349,7 +1614,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1359,7 +1624,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_hotspot20_operator");
-        support::same_json(&out, "{\"sample\":true}", "get_hotspot20_operator");
+        support::same_json(&out, &expect, "get_hotspot20_operator");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_hotspot20_operator: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1369,9 +1638,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1384,10 +1655,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_hotspot20_operator",
+        support::same_json(&out, &expect, "update_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1400,7 +1672,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1410,10 +1684,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_hotspot20_operator",
+        support::same_json(&out, &expect, "delete_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1424,19 +1699,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_hotspot20_operators(&ruckus_one::network::common::QueryRequest::new())
+            .query_hotspot20_operators(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_hotspot20_operators");
-        support::same_json(&out, "{}", "query_hotspot20_operators");
+        support::same_json(&out, &expect, "query_hotspot20_operators");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_hotspot20_operators: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1446,9 +1732,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1458,10 +1746,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_lbs_server_profile",
+        support::same_json(&out, &expect, "create_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1474,7 +1763,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1484,7 +1773,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_lbs_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_lbs_server_profile");
+        support::same_json(&out, &expect, "get_lbs_server_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_lbs_server_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1494,9 +1787,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1509,10 +1804,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_lbs_server_profile",
+        support::same_json(&out, &expect, "update_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1525,7 +1821,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1535,10 +1833,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_lbs_server_profile",
+        support::same_json(&out, &expect, "delete_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1549,19 +1848,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_lbs_server_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_lbs_server_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_lbs_server_profiles");
-        support::same_json(&out, "{}", "query_lbs_server_profiles");
+        support::same_json(&out, &expect, "query_lbs_server_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_lbs_server_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1571,9 +1881,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1583,10 +1895,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "create_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1599,7 +1912,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1609,7 +1922,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_multicast_dns_proxy_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_multicast_dns_proxy_profile");
+        support::same_json(&out, &expect, "get_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_multicast_dns_proxy_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1619,9 +1936,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1634,10 +1953,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "update_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1650,7 +1970,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1660,10 +1982,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "delete_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1674,21 +1997,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_multicast_dns_proxy_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_multicast_dns_proxy_profiles");
-        support::same_json(&out, "{}", "query_multicast_dns_proxy_profiles");
+        support::same_json(&out, &expect, "query_multicast_dns_proxy_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_multicast_dns_proxy_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1698,9 +2030,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1710,7 +2044,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_rogue_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_rogue_policy");
+        support::same_json(&out, &expect, "create_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1722,7 +2060,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1732,7 +2070,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_rogue_policy");
-        support::same_json(&out, "{\"sample\":true}", "get_rogue_policy");
+        support::same_json(&out, &expect, "get_rogue_policy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1742,9 +2084,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1757,7 +2101,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_rogue_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_rogue_policy");
+        support::same_json(&out, &expect, "update_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1769,7 +2117,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1779,7 +2129,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_rogue_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_rogue_policy");
+        support::same_json(&out, &expect, "delete_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1789,19 +2143,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_rogue_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_rogue_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_rogue_policies");
-        support::same_json(&out, "{}", "query_rogue_policies");
+        support::same_json(&out, &expect, "query_rogue_policies");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_rogue_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1811,9 +2175,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1823,10 +2189,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_snmp_agent_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_snmp_agent_profile",
+        support::same_json(&out, &expect, "create_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_snmp_agent_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1839,7 +2206,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1849,7 +2216,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_snmp_agent_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_snmp_agent_profile");
+        support::same_json(&out, &expect, "get_snmp_agent_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_snmp_agent_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1859,9 +2230,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1874,10 +2247,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_snmp_agent_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_snmp_agent_profile",
+        support::same_json(&out, &expect, "update_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_snmp_agent_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1890,7 +2264,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1900,10 +2276,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_snmp_agent_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_snmp_agent_profile",
+        support::same_json(&out, &expect, "delete_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_snmp_agent_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1914,19 +2291,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_snmp_agent_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_snmp_agent_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_snmp_agent_profiles");
-        support::same_json(&out, "{}", "query_snmp_agent_profiles");
+        support::same_json(&out, &expect, "query_snmp_agent_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_snmp_agent_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1936,9 +2324,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1948,10 +2338,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_soft_gre_profile",
+        support::same_json(&out, &expect, "create_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1964,7 +2354,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1974,7 +2364,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_soft_gre_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_soft_gre_profile");
+        support::same_json(&out, &expect, "get_soft_gre_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_soft_gre_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1984,9 +2378,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1999,10 +2395,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_soft_gre_profile",
+        support::same_json(&out, &expect, "update_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2015,7 +2411,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2025,10 +2423,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_soft_gre_profile",
+        support::same_json(&out, &expect, "delete_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2039,19 +2437,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_soft_gre_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_soft_gre_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_soft_gre_profiles");
-        support::same_json(&out, "{}", "query_soft_gre_profiles");
+        support::same_json(&out, &expect, "query_soft_gre_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_soft_gre_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2061,24 +2469,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_tunnel_service_profile(
-                &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
+                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_tunnel_service_profile",
+        support::same_json(&out, &expect, "create_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2091,7 +2504,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2101,7 +2516,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_tunnel_service_profile");
-        support::same_json(&out, "{}", "get_tunnel_service_profile");
+        support::same_json(&out, &expect, "get_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::TunnelServiceProfile as
+            support::Sample > ::sample(),
+            "get_tunnel_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2111,9 +2531,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2121,15 +2545,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
+                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_tunnel_service_profile",
+        support::same_json(&out, &expect, "update_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2140,9 +2565,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2150,15 +2579,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .patch_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
+                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_tunnel_service_profile",
+        support::same_json(&out, &expect, "patch_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2171,7 +2601,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2181,10 +2613,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_tunnel_service_profile",
+        support::same_json(&out, &expect, "delete_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2195,21 +2628,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_tunnel_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_tunnel_service_profiles");
-        support::same_json(&out, "{}", "query_tunnel_service_profiles");
+        support::same_json(&out, &expect, "query_tunnel_service_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_tunnel_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2219,9 +2661,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2231,10 +2675,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_syslog_server_profile",
+        support::same_json(&out, &expect, "create_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2247,7 +2692,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2257,7 +2702,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_syslog_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_syslog_server_profile");
+        support::same_json(&out, &expect, "get_syslog_server_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_syslog_server_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2267,9 +2716,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2282,10 +2733,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_syslog_server_profile",
+        support::same_json(&out, &expect, "update_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2298,7 +2750,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2308,10 +2762,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_syslog_server_profile",
+        support::same_json(&out, &expect, "delete_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2322,21 +2777,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_syslog_server_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_syslog_server_profiles");
-        support::same_json(&out, "{}", "query_syslog_server_profiles");
+        support::same_json(&out, &expect, "query_syslog_server_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_syslog_server_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2346,9 +2810,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2358,10 +2824,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_radius_server_profile",
+        support::same_json(&out, &expect, "create_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2374,7 +2841,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2384,7 +2851,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_radius_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_radius_server_profile");
+        support::same_json(&out, &expect, "get_radius_server_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_radius_server_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2394,9 +2865,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2409,10 +2882,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_radius_server_profile",
+        support::same_json(&out, &expect, "update_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2425,7 +2899,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2435,10 +2911,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_radius_server_profile",
+        support::same_json(&out, &expect, "delete_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2449,21 +2926,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_radius_server_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_radius_server_profiles");
-        support::same_json(&out, "{}", "query_radius_server_profiles");
+        support::same_json(&out, &expect, "query_radius_server_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_radius_server_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2473,9 +2959,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2485,10 +2973,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "create_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2501,7 +2990,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2511,7 +3000,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_dhcp_config_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_dhcp_config_service_profile");
+        support::same_json(&out, &expect, "get_dhcp_config_service_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_dhcp_config_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2521,9 +3014,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2536,10 +3031,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "update_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2552,7 +3048,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2562,10 +3060,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "delete_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2576,21 +3075,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_dhcp_config_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_dhcp_config_service_profiles");
-        support::same_json(&out, "{}", "query_dhcp_config_service_profiles");
+        support::same_json(&out, &expect, "query_dhcp_config_service_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_dhcp_config_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2600,9 +3108,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2612,10 +3122,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "create_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2628,7 +3139,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2638,10 +3149,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "get_wifi_calling_service_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2652,9 +3163,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2667,10 +3180,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "update_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2683,7 +3197,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2693,10 +3209,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "delete_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2707,21 +3224,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_wifi_calling_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_wifi_calling_service_profiles");
-        support::same_json(&out, "{}", "query_wifi_calling_service_profiles");
+        support::same_json(&out, &expect, "query_wifi_calling_service_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_wifi_calling_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2731,9 +3257,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2743,10 +3271,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_vlan_pool_profile",
+        support::same_json(&out, &expect, "create_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2759,7 +3287,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2769,7 +3297,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_vlan_pool_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_vlan_pool_profile");
+        support::same_json(&out, &expect, "get_vlan_pool_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_vlan_pool_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2779,9 +3311,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2794,10 +3328,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_vlan_pool_profile",
+        support::same_json(&out, &expect, "update_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2810,7 +3344,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2820,10 +3356,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_vlan_pool_profile",
+        support::same_json(&out, &expect, "delete_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2834,19 +3370,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_vlan_pool_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_vlan_pool_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_vlan_pool_profiles");
-        support::same_json(&out, "{}", "query_vlan_pool_profiles");
+        support::same_json(&out, &expect, "query_vlan_pool_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_vlan_pool_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2856,9 +3402,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2868,10 +3416,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_ethernet_port_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_ethernet_port_profile",
+        support::same_json(&out, &expect, "create_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2884,7 +3433,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2894,7 +3443,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_ethernet_port_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_ethernet_port_profile");
+        support::same_json(&out, &expect, "get_ethernet_port_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ethernet_port_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2904,9 +3457,11 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2919,10 +3474,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_ethernet_port_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ethernet_port_profile",
+        support::same_json(&out, &expect, "update_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2935,7 +3491,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2945,10 +3503,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_ethernet_port_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_ethernet_port_profile",
+        support::same_json(&out, &expect, "delete_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2959,21 +3518,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_ethernet_port_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_ethernet_port_profiles");
-        support::same_json(&out, "{}", "query_ethernet_port_profiles");
+        support::same_json(&out, &expect, "query_ethernet_port_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_ethernet_port_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2985,7 +3553,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3000,8 +3570,13 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_ethernet_port_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_radius_server_profile_to_ethernet_port_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_radius_server_profile_to_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3014,7 +3589,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3029,8 +3606,13 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_ethernet_port_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_radius_server_profile_from_ethernet_port_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_radius_server_profile_from_ethernet_port_profile: decoded value differs from the sample"
         );
     }
 }

@@ -16,28 +16,28 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .create_venue(
-                &ruckus_one::network::wireless_venues::Venue::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_venues::VenueAddress::new(
-                        "sample".to_owned(),
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue");
+        support::same_json(&out, &expect, "create_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -50,7 +50,7 @@ async fn network_wireless_venues() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -61,10 +61,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
-            "get_venue",
+        support::same_json(&out, &expect, "get_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::Venue as support::Sample >
+            ::sample(), "get_venue: decoded value differs from the sample"
         );
     }
     {
@@ -76,10 +76,12 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -87,18 +89,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::Venue::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_venues::VenueAddress::new(
-                        "sample".to_owned(),
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue");
+        support::same_json(&out, &expect, "update_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -110,7 +110,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -120,7 +122,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue");
+        support::same_json(&out, &expect, "delete_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -130,19 +136,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .query_venues(&ruckus_one::network::common::QueryRequest::new())
+            .query_venues(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venues");
-        support::same_json(&out, "{}", "query_venues");
+        support::same_json(&out, &expect, "query_venues");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venues: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -154,7 +170,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -164,10 +180,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_bss_coloring_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_bss_coloring_settings",
+        support::same_json(&out, &expect, "get_venue_ap_bss_coloring_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_bss_coloring_settings: decoded value differs from the sample"
         );
     }
     {
@@ -178,9 +194,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -193,10 +211,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_bss_coloring_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_bss_coloring_settings",
+        support::same_json(&out, &expect, "update_venue_ap_bss_coloring_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_bss_coloring_settings: decoded value differs from the sample"
         );
     }
     {
@@ -209,7 +228,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -219,7 +238,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_cellular_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_cellular_settings");
+        support::same_json(&out, &expect, "get_venue_ap_cellular_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_cellular_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -229,9 +252,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -244,10 +269,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_cellular_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_cellular_settings",
+        support::same_json(&out, &expect, "update_venue_ap_cellular_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_cellular_settings: decoded value differs from the sample"
         );
     }
     {
@@ -260,7 +286,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -272,8 +298,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_client_admission_control_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_client_admission_control_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -284,9 +314,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -301,8 +333,13 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_client_admission_control_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_client_admission_control_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -315,7 +352,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -325,10 +362,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_directed_multicast_settings",
+        support::same_json(&out, &expect, "get_venue_ap_directed_multicast_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
     {
@@ -339,9 +376,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -354,10 +393,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_directed_multicast_settings",
+        support::same_json(&out, &expect, "update_venue_ap_directed_multicast_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
     {
@@ -370,7 +410,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -380,10 +420,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_dos_protection_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_dos_protection_settings",
+        support::same_json(&out, &expect, "get_venue_ap_dos_protection_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_dos_protection_settings: decoded value differs from the sample"
         );
     }
     {
@@ -394,9 +434,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -409,10 +451,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_dos_protection_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_dos_protection_settings",
+        support::same_json(&out, &expect, "update_venue_ap_dos_protection_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_dos_protection_settings: decoded value differs from the sample"
         );
     }
     {
@@ -425,7 +468,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -435,29 +478,38 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_iot_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_iot_settings");
+        support::same_json(&out, &expect, "get_venue_ap_iot_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apIotSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_iot_settings("venueId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_iot_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_ap_iot_settings");
+        support::same_json(&out, &expect, "update_venue_ap_iot_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -469,7 +521,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -479,32 +531,37 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_ip_mode_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_ip_mode_settings");
+        support::same_json(&out, &expect, "get_venue_ap_ip_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_ip_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apIpModeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_ip_mode_settings("venueId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_ip_mode_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_ip_mode_settings",
+        support::same_json(&out, &expect, "update_venue_ap_ip_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_ip_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -517,7 +574,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -527,10 +584,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_load_balancing_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_load_balancing_settings",
+        support::same_json(&out, &expect, "get_venue_ap_load_balancing_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_load_balancing_settings: decoded value differs from the sample"
         );
     }
     {
@@ -541,9 +598,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -556,10 +615,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_load_balancing_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_load_balancing_settings",
+        support::same_json(&out, &expect, "update_venue_ap_load_balancing_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_load_balancing_settings: decoded value differs from the sample"
         );
     }
     {
@@ -572,7 +632,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -584,8 +644,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_management_traffic_vlan_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_management_traffic_vlan_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_management_traffic_vlan_settings: decoded value differs from the sample"
         );
     }
     {
@@ -596,9 +660,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -613,8 +679,13 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_management_traffic_vlan_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_management_traffic_vlan_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_management_traffic_vlan_settings: decoded value differs from the sample"
         );
     }
     {
@@ -627,7 +698,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -637,7 +708,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_mesh_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_mesh_settings");
+        support::same_json(&out, &expect, "get_venue_ap_mesh_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_mesh_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -647,9 +722,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -662,10 +739,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_mesh_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_mesh_settings",
+        support::same_json(&out, &expect, "update_venue_ap_mesh_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_mesh_settings: decoded value differs from the sample"
         );
     }
     {
@@ -678,7 +756,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -688,10 +766,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_antenna_type_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_model_antenna_type_settings",
+        support::same_json(&out, &expect, "get_venue_ap_model_antenna_type_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -702,9 +780,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -717,10 +797,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_antenna_type_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_antenna_type_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_antenna_type_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -733,7 +814,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -743,10 +824,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_band_mode_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_model_band_mode_settings",
+        support::same_json(&out, &expect, "get_venue_ap_model_band_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -757,9 +838,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -772,10 +855,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_band_mode_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_band_mode_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_band_mode_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -788,7 +872,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -800,8 +884,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -812,9 +900,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -829,8 +919,13 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -843,7 +938,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -853,10 +948,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_lan_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_model_lan_port_settings",
+        support::same_json(&out, &expect, "get_venue_ap_model_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_lan_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -864,25 +959,26 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelLanPortSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_model_lan_port_settings("venueId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_model_lan_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_lan_port_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_model_lan_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -895,7 +991,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -905,7 +1001,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_led_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_model_led_settings");
+        support::same_json(&out, &expect, "get_venue_ap_model_led_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_led_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -915,9 +1015,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -930,10 +1032,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_led_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_led_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_led_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_led_settings: decoded value differs from the sample"
         );
     }
     {
@@ -946,7 +1049,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -956,10 +1059,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_usb_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_model_usb_port_settings",
+        support::same_json(&out, &expect, "get_venue_ap_model_usb_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_usb_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -970,9 +1073,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -985,10 +1090,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_usb_port_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_usb_port_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_usb_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_usb_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1001,7 +1107,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1011,10 +1117,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_multicast_dns_fencing_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_multicast_dns_fencing_settings",
+        support::same_json(&out, &expect, "get_venue_ap_multicast_dns_fencing_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1025,9 +1131,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1042,8 +1150,13 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_multicast_dns_fencing_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_multicast_dns_fencing_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1056,7 +1169,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1066,7 +1179,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_radio_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_radio_settings");
+        support::same_json(&out, &expect, "get_venue_ap_radio_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_radio_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1076,9 +1193,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1091,10 +1210,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_radio_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_radio_settings",
+        support::same_json(&out, &expect, "update_venue_ap_radio_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1107,7 +1227,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1117,7 +1237,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_radius_options");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_radius_options");
+        support::same_json(&out, &expect, "get_venue_ap_radius_options");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_radius_options: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1127,9 +1251,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1142,10 +1268,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_radius_options");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_radius_options",
+        support::same_json(&out, &expect, "update_venue_ap_radius_options");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_radius_options: decoded value differs from the sample"
         );
     }
     {
@@ -1158,7 +1285,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1168,10 +1295,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_reboot_timeout_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_reboot_timeout_settings",
+        support::same_json(&out, &expect, "get_venue_ap_reboot_timeout_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_reboot_timeout_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1182,9 +1309,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1197,10 +1326,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_reboot_timeout_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_reboot_timeout_settings",
+        support::same_json(&out, &expect, "update_venue_ap_reboot_timeout_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_reboot_timeout_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1213,7 +1343,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1223,10 +1353,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_smart_monitor_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_smart_monitor_settings",
+        support::same_json(&out, &expect, "get_venue_ap_smart_monitor_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_smart_monitor_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1237,9 +1367,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1252,10 +1384,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_smart_monitor_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_smart_monitor_settings",
+        support::same_json(&out, &expect, "update_venue_ap_smart_monitor_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_smart_monitor_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1268,7 +1401,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1278,10 +1411,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_tls_key_enhanced_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_tls_key_enhanced_settings",
+        support::same_json(&out, &expect, "get_venue_ap_tls_key_enhanced_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_tls_key_enhanced_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1292,9 +1425,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1307,10 +1442,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_tls_key_enhanced_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_tls_key_enhanced_settings",
+        support::same_json(&out, &expect, "update_venue_ap_tls_key_enhanced_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_tls_key_enhanced_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1323,7 +1459,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1333,7 +1469,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_capabilities");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_model_capabilities");
+        support::same_json(&out, &expect, "get_venue_ap_model_capabilities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_capabilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1345,7 +1485,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1357,8 +1497,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_model_lan_port_specific_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_model_lan_port_specific_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_lan_port_specific_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1369,9 +1513,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1387,8 +1533,13 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_model_lan_port_specific_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_model_lan_port_specific_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_lan_port_specific_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1401,7 +1552,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1411,10 +1562,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_model_port_settings",
+        support::same_json(&out, &expect, "get_venue_ap_model_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1425,9 +1576,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1442,10 +1595,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_port_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_port_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1458,7 +1612,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1475,8 +1631,13 @@ async fn network_wireless_venues() {
             .expect("add_ethernet_port_profile_to_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_ethernet_port_profile_to_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_ethernet_port_profile_to_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1489,7 +1650,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1506,8 +1669,13 @@ async fn network_wireless_venues() {
             .expect("remove_ethernet_port_profile_from_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_ethernet_port_profile_from_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1520,7 +1688,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1530,7 +1698,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_group");
+        support::same_json(&out, &expect, "get_venue_ap_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1540,9 +1712,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1556,7 +1730,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_group");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_ap_group");
+        support::same_json(&out, &expect, "update_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1568,7 +1746,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1578,7 +1758,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_ap_group");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_ap_group");
+        support::same_json(&out, &expect, "delete_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1588,9 +1772,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1604,10 +1790,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_venue_ap_group_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_ap_group_ap",
+        support::same_json(&out, &expect, "create_venue_ap_group_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_ap_group_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1620,7 +1806,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1630,10 +1818,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_ap_to_venue_ap_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_ap_to_venue_ap_group",
+        support::same_json(&out, &expect, "add_ap_to_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "add_ap_to_venue_ap_group: decoded value differs from the sample"
         );
     }
     {
@@ -1644,19 +1832,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .query_venue_ap_groups(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_ap_groups(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_ap_groups");
-        support::same_json(&out, "{}", "query_venue_ap_groups");
+        support::same_json(&out, &expect, "query_venue_ap_groups");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_ap_groups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1668,7 +1866,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1683,8 +1881,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_group_ap_model_antenna_type_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_group_ap_model_antenna_type_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1692,12 +1894,12 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/apModelAntennaTypeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1707,13 +1909,18 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apGroupId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_ap_model_antenna_type_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "update_venue_ap_group_ap_model_antenna_type_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1726,7 +1933,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1741,8 +1948,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_group_ap_model_band_mode_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_group_ap_model_band_mode_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1750,12 +1961,12 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/apModelBandModeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1765,13 +1976,18 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apGroupId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_ap_model_band_mode_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "update_venue_ap_group_ap_model_band_mode_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1784,7 +2000,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1799,8 +2015,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_group_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_group_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1808,12 +2028,12 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/apModelExternalAntennaSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1823,13 +2043,18 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apGroupId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "update_venue_ap_group_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1842,7 +2067,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1852,10 +2077,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group_radio_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_group_radio_settings",
+        support::same_json(&out, &expect, "get_venue_ap_group_radio_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1863,25 +2088,26 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/radioSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_group_radio_settings("venueId 1/x", "apGroupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_radio_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_group_radio_settings",
+        support::same_json(&out, &expect, "update_venue_ap_group_radio_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1894,7 +2120,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1904,10 +2130,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group_ap_model_capabilities");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_group_ap_model_capabilities",
+        support::same_json(&out, &expect, "get_venue_ap_group_ap_model_capabilities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_capabilities: decoded value differs from the sample"
         );
     }
     {
@@ -1920,7 +2146,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1930,10 +2156,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group_wifi_available_channels");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_group_wifi_available_channels",
+        support::same_json(&out, &expect, "get_venue_ap_group_wifi_available_channels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_wifi_available_channels: decoded value differs from the sample"
         );
     }
     {
@@ -1946,7 +2172,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1956,10 +2182,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_switch_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_template_switch_settings",
+        support::same_json(&out, &expect, "get_venue_template_switch_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_template_switch_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1970,9 +2196,9 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1985,10 +2211,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_template_switch_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_template_switch_settings",
+        support::same_json(&out, &expect, "update_venue_template_switch_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_template_switch_settings: decoded value differs from the sample"
         );
     }
     {
@@ -2001,7 +2227,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2011,7 +2237,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_aaa_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_template_aaa_settings");
+        support::same_json(&out, &expect, "get_venue_template_aaa_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_template_aaa_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2021,9 +2251,9 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2036,10 +2266,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_template_aaa_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_template_aaa_settings",
+        support::same_json(&out, &expect, "update_venue_template_aaa_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_template_aaa_settings: decoded value differs from the sample"
         );
     }
     {
@@ -2050,9 +2280,9 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2065,10 +2295,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_venue_template_aaa_server");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_template_aaa_server",
+        support::same_json(&out, &expect, "create_venue_template_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_template_aaa_server: decoded value differs from the sample"
         );
     }
     {
@@ -2079,9 +2309,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2089,12 +2323,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .query_venue_template_aaa_servers(
                 "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_template_aaa_servers");
-        support::same_json(&out, "{}", "query_venue_template_aaa_servers");
+        support::same_json(&out, &expect, "query_venue_template_aaa_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_template_aaa_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2106,7 +2345,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2116,7 +2355,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_template_aaa_server");
+        support::same_json(&out, &expect, "get_venue_template_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_template_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2126,9 +2369,9 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2142,10 +2385,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_template_aaa_server");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_template_aaa_server",
+        support::same_json(&out, &expect, "update_venue_template_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_template_aaa_server: decoded value differs from the sample"
         );
     }
     {
@@ -2158,7 +2401,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2168,10 +2411,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_template_aaa_server");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_template_aaa_server",
+        support::same_json(&out, &expect, "delete_venue_template_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_template_aaa_server: decoded value differs from the sample"
         );
     }
     {
@@ -2184,7 +2427,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2194,10 +2439,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_switch_profile_to_venue_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_switch_profile_to_venue_template",
+        support::same_json(&out, &expect, "add_switch_profile_to_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_switch_profile_to_venue_template: decoded value differs from the sample"
         );
     }
     {
@@ -2210,7 +2456,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2223,10 +2471,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_switch_profile_from_venue_template",
+        support::same_json(&out, &expect, "remove_switch_profile_from_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_switch_profile_from_venue_template: decoded value differs from the sample"
         );
     }
     {
@@ -2237,21 +2486,30 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .query_template_switch_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_switch_profiles");
-        support::same_json(&out, "{}", "query_template_switch_profiles");
+        support::same_json(&out, &expect, "query_template_switch_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_template_switch_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2261,9 +2519,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2273,10 +2533,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_template_switch_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_template_switch_profile",
+        support::same_json(&out, &expect, "create_template_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_template_switch_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2289,7 +2550,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2299,7 +2560,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_template_switch_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_template_switch_profile");
+        support::same_json(&out, &expect, "get_template_switch_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_template_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2311,7 +2576,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2321,10 +2588,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_template_switch_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_template_switch_profile",
+        support::same_json(&out, &expect, "delete_template_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_template_switch_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2335,9 +2603,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2345,12 +2617,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .query_template_dependencies(
                 "templateId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_dependencies");
-        support::same_json(&out, "{}", "query_template_dependencies");
+        support::same_json(&out, &expect, "query_template_dependencies");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_template_dependencies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2360,9 +2637,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::TemplateInstanceQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2370,12 +2651,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .query_template_instances(
                 "templateId 1/x",
-                &ruckus_one::network::wireless_venues::TemplateInstanceQuery::new(),
+                &<ruckus_one::network::wireless_venues::TemplateInstanceQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_instances");
-        support::same_json(&out, "{}", "query_template_instances");
+        support::same_json(&out, &expect, "query_template_instances");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_template_instances: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2385,9 +2670,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2400,10 +2687,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_template_enforcement_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_template_enforcement_settings",
+        support::same_json(&out, &expect, "update_template_enforcement_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_enforcement_settings: decoded value differs from the sample"
         );
     }
     {
@@ -2414,9 +2702,9 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2430,7 +2718,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("apply_template_to_tenant");
-        support::same_json(&out, "{\"sample\":true}", "apply_template_to_tenant");
+        support::same_json(&out, &expect, "apply_template_to_tenant");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "apply_template_to_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2442,7 +2734,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2452,10 +2744,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_template_tenant_diff_reports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_template_tenant_diff_reports",
+        support::same_json(&out, &expect, "get_template_tenant_diff_reports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_template_tenant_diff_reports: decoded value differs from the sample"
         );
     }
     {
@@ -2468,7 +2760,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2478,10 +2772,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("patch_template_tenant_diff_reports");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_template_tenant_diff_reports",
+        support::same_json(&out, &expect, "patch_template_tenant_diff_reports");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_template_tenant_diff_reports: decoded value differs from the sample"
         );
     }
     {
@@ -2492,9 +2787,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2504,7 +2801,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_venue_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_template");
+        support::same_json(&out, &expect, "create_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2514,19 +2815,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .query_venue_templates(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_templates(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_templates");
-        support::same_json(&out, "{}", "query_venue_templates");
+        support::same_json(&out, &expect, "query_venue_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2538,7 +2849,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2548,7 +2859,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_template");
+        support::same_json(&out, &expect, "get_venue_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2558,9 +2873,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2573,7 +2890,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_template");
+        support::same_json(&out, &expect, "update_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2585,7 +2906,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2595,7 +2918,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_template");
+        support::same_json(&out, &expect, "delete_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2605,9 +2932,9 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2620,7 +2947,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_venue_upload_url");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_upload_url");
+        support::same_json(&out, &expect, "create_venue_upload_url");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_upload_url: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2632,7 +2963,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2642,29 +2973,44 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_file_url");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_file_url");
+        support::same_json(&out, &expect, "get_venue_file_url");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_file_url: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/floorplans/query",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::FloorPlanQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::FloorPlanPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .query_venue_floorplans("venueId 1/x")
+            .body(
+                &<ruckus_one::network::wireless_venues::FloorPlanQuery as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_floorplans");
-        support::same_json(&out, "{}", "query_venue_floorplans");
+        support::same_json(&out, &expect, "query_venue_floorplans");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::FloorPlanPage as support::Sample
+            > ::sample(), "query_venue_floorplans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2674,21 +3020,38 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[[{}]]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        serde_json::Value::Array(vec![<
+                        ruckus_one::network::wireless_venues::QosMatchField as
+                        support::Sample > ::sample_json()])
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .query_qos_statistics(
-                &vec![vec![ruckus_one::network::wireless_venues::QosMatchField::new()]],
+                &vec![
+                    vec![< ruckus_one::network::wireless_venues::QosMatchField as
+                    support::Sample > ::sample()]
+                ],
             )
             .send()
             .await
             .expect("query_qos_statistics");
-        support::same_json(&out, "{}", "query_qos_statistics");
+        support::same_json(&out, &expect, "query_qos_statistics");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_qos_statistics: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2700,7 +3063,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2710,7 +3073,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_ap_models");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_ap_models");
+        support::same_json(&out, &expect, "list_venue_ap_models");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_ap_models: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2722,7 +3089,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2732,7 +3099,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_aps_models");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_aps_models");
+        support::same_json(&out, &expect, "list_venue_aps_models");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_aps_models: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2744,7 +3115,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2754,7 +3125,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_mesh_topologies");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_mesh_topologies");
+        support::same_json(&out, &expect, "list_venue_mesh_topologies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_mesh_topologies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2766,7 +3141,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2776,6 +3151,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_topologies");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_topologies");
+        support::same_json(&out, &expect, "list_venue_topologies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_topologies: decoded value differs from the sample"
+        );
     }
 }

@@ -15,9 +15,9 @@ async fn resident_portal_portal() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("create_unit_login");
-        support::same_json(&out, "{\"sample\":true}", "create_unit_login");
+        support::same_json(&out, &expect, "create_unit_login");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_unit_login: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,7 +87,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,7 +97,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property_access");
-        support::same_json(&out, "{\"sample\":true}", "get_property_access");
+        support::same_json(&out, &expect, "get_property_access");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_property_access: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -105,7 +113,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -115,7 +123,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property");
-        support::same_json(&out, "{\"sample\":true}", "get_property");
+        support::same_json(&out, &expect, "get_property");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_property: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -127,7 +139,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -137,7 +149,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property_ui_configurations");
-        support::same_json(&out, "{\"sample\":true}", "get_property_ui_configurations");
+        support::same_json(&out, &expect, "get_property_ui_configurations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_property_ui_configurations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -171,7 +187,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -181,7 +197,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_unit");
-        support::same_json(&out, "{\"sample\":true}", "get_unit");
+        support::same_json(&out, &expect, "get_unit");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_unit: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -191,9 +211,9 @@ async fn resident_portal_portal() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -203,7 +223,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("update_unit");
-        support::same_json(&out, "{\"sample\":true}", "update_unit");
+        support::same_json(&out, &expect, "update_unit");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_unit: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -215,7 +239,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -225,7 +249,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("list_unit_devices");
-        support::same_json(&out, "{\"sample\":true}", "list_unit_devices");
+        support::same_json(&out, &expect, "list_unit_devices");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_unit_devices: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -259,7 +287,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -269,7 +297,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_unit_user");
-        support::same_json(&out, "{\"sample\":true}", "get_unit_user");
+        support::same_json(&out, &expect, "get_unit_user");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_unit_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -279,9 +311,9 @@ async fn resident_portal_portal() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -295,29 +327,44 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("update_unit_user");
-        support::same_json(&out, "{\"sample\":true}", "update_unit_user");
+        support::same_json(&out, &expect, "update_unit_user");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_unit_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/residents/properties/propertyId%201%2Fx/units/users/query",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::resident_portal::portal::UnitUserQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::UnitUserPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
             .portal()
             .query_unit_users("propertyId 1/x")
+            .body(
+                &<ruckus_one::resident_portal::portal::UnitUserQuery as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_unit_users");
-        support::same_json(&out, "{}", "query_unit_users");
+        support::same_json(&out, &expect, "query_unit_users");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::UnitUserPage as support::Sample >
+            ::sample(), "query_unit_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -329,7 +376,7 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -339,7 +386,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("list_unit_user_devices");
-        support::same_json(&out, "{\"sample\":true}", "list_unit_user_devices");
+        support::same_json(&out, &expect, "list_unit_user_devices");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_unit_user_devices: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
