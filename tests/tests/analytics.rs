@@ -784,6 +784,39 @@ async fn get_schedule() {
     assert_schedule(&schedule);
 }
 
+/// Analytics response objects are open, like the network API's: a field the spec does not name
+/// is kept in `additional_fields` and serialized back unchanged.
+#[tokio::test]
+async fn response_objects_keep_fields_the_spec_does_not_name() {
+    let (server, client) = analytics().await;
+    let mut answer = schedule_json();
+    answer["nextRunAt"] = json!("2024-06-01T00:00:00Z");
+    answer["createdBy"] = json!({"id": "u-1"});
+    expect_once(
+        &server,
+        call("GET", "/ai/schedules/s-1", None),
+        ok(answer.clone()),
+    )
+    .await;
+    let schedule = client
+        .analytics()
+        .schedules()
+        .get_schedule("s-1")
+        .send()
+        .await
+        .unwrap();
+    assert_schedule(&schedule);
+    assert_eq!(
+        schedule.additional_fields.get("nextRunAt"),
+        Some(&json!("2024-06-01T00:00:00Z"))
+    );
+    assert_eq!(
+        schedule.additional_fields.get("createdBy"),
+        Some(&json!({"id": "u-1"}))
+    );
+    assert_eq!(serde_json::to_value(&schedule).unwrap(), answer);
+}
+
 #[tokio::test]
 async fn update_schedule() {
     let (server, client) = analytics().await;

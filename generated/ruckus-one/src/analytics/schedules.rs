@@ -738,6 +738,9 @@ pub struct ScheduleCreated {
     /// Wire name `timezone`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleCreated {
     /// Creates a value with every field empty.
@@ -748,6 +751,7 @@ impl ScheduleCreated {
             name: None,
             format: None,
             timezone: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -844,6 +848,9 @@ pub struct ScheduleUpdated {
     /// Wire name `filter`; `ScheduleFilter`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<ScheduleFilter>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleUpdated {
     /// Creates a value with every field empty.
@@ -861,6 +868,7 @@ impl ScheduleUpdated {
             granularity: None,
             recipients: None,
             filter: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -1002,6 +1010,9 @@ pub struct Schedule {
     /// Wire name `pdfCoverPage`; `boolean`; optional.
     #[serde(rename = "pdfCoverPage", default, skip_serializing_if = "Option::is_none")]
     pub pdf_cover_page: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl Schedule {
     /// Creates a value with every field empty.
@@ -1021,6 +1032,7 @@ impl Schedule {
             status: None,
             is_active: None,
             pdf_cover_page: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -1108,11 +1120,17 @@ pub struct ScheduleList {
     /// Provenance: inferred (the document says the result is an array of schedules without naming the item shape; the Get Schedule shape is assumed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<Schedule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleList {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { result: None }
+        Self {
+            result: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `result`.
     pub fn with_result(mut self, value: impl Into<Vec<Schedule>>) -> Self {
@@ -1152,11 +1170,17 @@ pub struct ScheduleBatchResult {
     /// Wire name `result`; raw JSON, shape not shown: The document gives `result` as an object without its fields.; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleBatchResult {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { result: None }
+        Self {
+            result: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `result`.
     pub fn with_result(mut self, value: impl Into<serde_json::Value>) -> Self {

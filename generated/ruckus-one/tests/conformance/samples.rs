@@ -17,12 +17,21 @@ for ruckus_one::analytics::application_tokens::CreateApplicationTokenRequest {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-application-tokens")))]
 impl support::Sample for ruckus_one::analytics::application_tokens::ApplicationToken {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_name("sample".to_owned())
-            .with_client_id("sample".to_owned())
-            .with_client_secret(ruckus_one_runtime::Secret::from("sample"))
-            .with_access_token_ttl(1)
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_client_id("sample".to_owned())
+                .with_client_secret(ruckus_one_runtime::Secret::from("sample"))
+                .with_access_token_ttl(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -31,6 +40,7 @@ impl support::Sample for ruckus_one::analytics::application_tokens::ApplicationT
             ("clientId", serde_json::Value::from("sample")),
             ("clientSecret", serde_json::Value::from("sample")),
             ("accessTokenTtl", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -38,24 +48,45 @@ impl support::Sample for ruckus_one::analytics::application_tokens::ApplicationT
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
 impl support::Sample for ruckus_one::analytics::common::ErrorMessage {
     fn sample() -> Self {
-        Self::new().with_message("sample".to_owned())
+        {
+            let mut value = Self::new().with_message("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
-        support::object([("message", serde_json::Value::from("sample"))])
+        support::object([
+            ("message", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
     }
 }
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
 impl support::Sample for ruckus_one::analytics::common::ErrorBody {
     fn sample() -> Self {
-        Self::new()
-            .with_errors(
-                vec![
-                    < ruckus_one::analytics::common::ErrorMessage as support::Sample >
-                    ::sample()
-                ],
-            )
-            .with_request_id("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_errors(
+                    vec![
+                        < ruckus_one::analytics::common::ErrorMessage as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_request_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -69,6 +100,7 @@ impl support::Sample for ruckus_one::analytics::common::ErrorBody {
                 ),
             ),
             ("requestId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -76,12 +108,24 @@ impl support::Sample for ruckus_one::analytics::common::ErrorBody {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
 impl support::Sample for ruckus_one::analytics::common::NodePathElement {
     fn sample() -> Self {
-        Self::new().with_type("sample".to_owned()).with_name("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_type("sample".to_owned())
+                .with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("type", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -115,11 +159,20 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyQuery 
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyChild {
     fn sample() -> Self {
-        Self::new()
-            .with_type("sample".to_owned())
-            .with_name("sample".to_owned())
-            .with_ap_count(1)
-            .with_licenses_assigned(1)
+        {
+            let mut value = Self::new()
+                .with_type("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_ap_count(1)
+                .with_licenses_assigned(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -127,6 +180,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyChild 
             ("name", serde_json::Value::from("sample")),
             ("apCount", serde_json::Value::from(1)),
             ("licensesAssigned", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -134,12 +188,21 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyChild 
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyAp {
     fn sample() -> Self {
-        Self::new()
-            .with_ap_mac("sample".to_owned())
-            .with_ap_name("sample".to_owned())
-            .with_device_id("sample".to_owned())
-            .with_device_name("sample".to_owned())
-            .with_license_id(1)
+        {
+            let mut value = Self::new()
+                .with_ap_mac("sample".to_owned())
+                .with_ap_name("sample".to_owned())
+                .with_device_id("sample".to_owned())
+                .with_device_name("sample".to_owned())
+                .with_license_id(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -148,6 +211,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyAp {
             ("deviceId", serde_json::Value::from("sample")),
             ("deviceName", serde_json::Value::from("sample")),
             ("licenseId", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -155,19 +219,28 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchyAp {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchy {
     fn sample() -> Self {
-        Self::new()
-            .with_children(
-                vec![
-                    < ruckus_one::analytics::licenses::LicenseHierarchyChild as
-                    support::Sample > ::sample()
-                ],
-            )
-            .with_aps(
-                vec![
-                    < ruckus_one::analytics::licenses::LicenseHierarchyAp as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_children(
+                    vec![
+                        < ruckus_one::analytics::licenses::LicenseHierarchyChild as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_aps(
+                    vec![
+                        < ruckus_one::analytics::licenses::LicenseHierarchyAp as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -189,6 +262,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchy {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -196,10 +270,19 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseHierarchy {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::LicenseAssignment {
     fn sample() -> Self {
-        Self::new()
-            .with_device_id("sample".to_owned())
-            .with_device_name("sample".to_owned())
-            .with_ap_mac_list(vec!["sample".to_owned()])
+        {
+            let mut value = Self::new()
+                .with_device_id("sample".to_owned())
+                .with_device_name("sample".to_owned())
+                .with_ap_mac_list(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -209,6 +292,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseAssignment {
                 "apMacList",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -216,16 +300,26 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseAssignment {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::OrphanedAp {
     fn sample() -> Self {
-        Self::new()
-            .with_device_id("sample".to_owned())
-            .with_device_name("sample".to_owned())
-            .with_ap_mac("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_device_id("sample".to_owned())
+                .with_device_name("sample".to_owned())
+                .with_ap_mac("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("deviceId", serde_json::Value::from("sample")),
             ("deviceName", serde_json::Value::from("sample")),
             ("apMac", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -233,25 +327,34 @@ impl support::Sample for ruckus_one::analytics::licenses::OrphanedAp {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::License {
     fn sample() -> Self {
-        Self::new()
-            .with_license_id(1)
-            .with_tenant_id("sample".to_owned())
-            .with_tenant_name("sample".to_owned())
-            .with_count(1)
-            .with_used(1)
-            .with_within_grace_period(true)
-            .with_assignments(
-                vec![
-                    < ruckus_one::analytics::licenses::LicenseAssignment as
-                    support::Sample > ::sample()
-                ],
-            )
-            .with_orphaned_a_ps(
-                vec![
-                    < ruckus_one::analytics::licenses::OrphanedAp as support::Sample >
-                    ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_license_id(1)
+                .with_tenant_id("sample".to_owned())
+                .with_tenant_name("sample".to_owned())
+                .with_count(1)
+                .with_used(1)
+                .with_within_grace_period(true)
+                .with_assignments(
+                    vec![
+                        < ruckus_one::analytics::licenses::LicenseAssignment as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_orphaned_a_ps(
+                    vec![
+                        < ruckus_one::analytics::licenses::OrphanedAp as support::Sample
+                        > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -279,6 +382,7 @@ impl support::Sample for ruckus_one::analytics::licenses::License {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -315,16 +419,25 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseAssignmentUpdat
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 impl support::Sample for ruckus_one::analytics::licenses::LicenseUpdateResult {
     fn sample() -> Self {
-        Self::new()
-            .with_license_id(1)
-            .with_count(1)
-            .with_used(1)
-            .with_assignments(
-                vec![
-                    < ruckus_one::analytics::licenses::LicenseAssignment as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_license_id(1)
+                .with_count(1)
+                .with_used(1)
+                .with_assignments(
+                    vec![
+                        < ruckus_one::analytics::licenses::LicenseAssignment as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -340,6 +453,7 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseUpdateResult {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -348,16 +462,26 @@ impl support::Sample for ruckus_one::analytics::licenses::LicenseUpdateResult {
 impl support::Sample
 for ruckus_one::analytics::onboarded_systems::OnboardedSystemOnboarder {
     fn sample() -> Self {
-        Self::new()
-            .with_user_id("sample".to_owned())
-            .with_tenant_id("sample".to_owned())
-            .with_tenant_name("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_user_id("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_tenant_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("userId", serde_json::Value::from("sample")),
             ("tenantId", serde_json::Value::from("sample")),
             ("tenantName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -366,13 +490,22 @@ for ruckus_one::analytics::onboarded_systems::OnboardedSystemOnboarder {
 impl support::Sample
 for ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata {
     fn sample() -> Self {
-        Self::new()
-            .with_serial_number("sample".to_owned())
-            .with_cluster_name("sample".to_owned())
-            .with_controller_version("sample".to_owned())
-            .with_onboarder(
-                <ruckus_one::analytics::onboarded_systems::OnboardedSystemOnboarder as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_serial_number("sample".to_owned())
+                .with_cluster_name("sample".to_owned())
+                .with_controller_version("sample".to_owned())
+                .with_onboarder(
+                    <ruckus_one::analytics::onboarded_systems::OnboardedSystemOnboarder as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -383,6 +516,7 @@ for ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata {
                 "onboarder",
                 <ruckus_one::analytics::onboarded_systems::OnboardedSystemOnboarder as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -390,18 +524,27 @@ for ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-onboarded-systems")))]
 impl support::Sample for ruckus_one::analytics::onboarded_systems::OnboardedSystem {
     fn sample() -> Self {
-        Self::new()
-            .with_device_id("sample".to_owned())
-            .with_device_name("sample".to_owned())
-            .with_tenant_id("sample".to_owned())
-            .with_tenant_name("sample".to_owned())
-            .with_state("sample".to_owned())
-            .with_created_at("sample".to_owned())
-            .with_status("sample".to_owned())
-            .with_can_delete(true)
-            .with_device_metadata(
-                <ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_device_id("sample".to_owned())
+                .with_device_name("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_tenant_name("sample".to_owned())
+                .with_state("sample".to_owned())
+                .with_created_at("sample".to_owned())
+                .with_status("sample".to_owned())
+                .with_can_delete(true)
+                .with_device_metadata(
+                    <ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -417,6 +560,7 @@ impl support::Sample for ruckus_one::analytics::onboarded_systems::OnboardedSyst
                 "deviceMetadata",
                 <ruckus_one::analytics::onboarded_systems::OnboardedSystemMetadata as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -424,16 +568,25 @@ impl support::Sample for ruckus_one::analytics::onboarded_systems::OnboardedSyst
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
 impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupFilter {
     fn sample() -> Self {
-        Self::new(
-            vec![
-                vec![< ruckus_one::analytics::common::NodePathElement as support::Sample
-                > ::sample()]
-            ],
-            vec![
-                vec![< ruckus_one::analytics::common::NodePathElement as support::Sample
-                > ::sample()]
-            ],
-        )
+        {
+            let mut value = Self::new(
+                vec![
+                    vec![< ruckus_one::analytics::common::NodePathElement as
+                    support::Sample > ::sample()]
+                ],
+                vec![
+                    vec![< ruckus_one::analytics::common::NodePathElement as
+                    support::Sample > ::sample()]
+                ],
+            );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -457,6 +610,7 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupFi
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -464,14 +618,23 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroupFi
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
 impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroup {
     fn sample() -> Self {
-        Self::new(
-                "sample".to_owned(),
-                <ruckus_one::analytics::resource_groups::ResourceGroupFilter as support::Sample>::sample(),
-            )
-            .with_id("sample".to_owned())
-            .with_description("sample".to_owned())
-            .with_is_default(true)
-            .with_tenant_id("sample".to_owned())
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::analytics::resource_groups::ResourceGroupFilter as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_is_default(true)
+                .with_tenant_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -484,6 +647,7 @@ impl support::Sample for ruckus_one::analytics::resource_groups::ResourceGroup {
             ),
             ("isDefault", serde_json::Value::from(true)),
             ("tenantId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -543,22 +707,33 @@ for ruckus_one::analytics::resource_groups::ResourceGroupFilterQuery {
 impl support::Sample
 for ruckus_one::analytics::resource_groups::ResourceGroupFilterSearchResult {
     fn sample() -> Self {
-        Self::new()
-            .with_network_nodes(
-                vec![
-                    vec![< ruckus_one::analytics::common::NodePathElement as
-                    support::Sample > ::sample()]
-                ],
-            )
-            .with_switch_nodes(
-                vec![
-                    vec![< ruckus_one::analytics::common::NodePathElement as
-                    support::Sample > ::sample()]
-                ],
-            )
-            .with_id_to_system_name_mapping(
-                std::collections::BTreeMap::from([("k".to_owned(), "sample".to_owned())]),
-            )
+        {
+            let mut value = Self::new()
+                .with_network_nodes(
+                    vec![
+                        vec![< ruckus_one::analytics::common::NodePathElement as
+                        support::Sample > ::sample()]
+                    ],
+                )
+                .with_switch_nodes(
+                    vec![
+                        vec![< ruckus_one::analytics::common::NodePathElement as
+                        support::Sample > ::sample()]
+                    ],
+                )
+                .with_id_to_system_name_mapping(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), "sample".to_owned()),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -586,6 +761,7 @@ for ruckus_one::analytics::resource_groups::ResourceGroupFilterSearchResult {
                 "idToSystemNameMapping",
                 support::object([("k", serde_json::Value::from("sample"))]),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -605,10 +781,23 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleIds {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 impl support::Sample for ruckus_one::analytics::schedules::ScheduleBatchResult {
     fn sample() -> Self {
-        Self::new().with_result(serde_json::json!({ "sample" : true }))
+        {
+            let mut value = Self::new()
+                .with_result(serde_json::json!({ "sample" : true }));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
-        support::object([("result", serde_json::json!({ "sample" : true }))])
+        support::object([
+            ("result", serde_json::json!({ "sample" : true })),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
     }
 }
 #[cfg(feature = "analytics-schedules")]
@@ -665,31 +854,40 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleStatus {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 impl support::Sample for ruckus_one::analytics::schedules::Schedule {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_name("sample".to_owned())
-            .with_report_name(
-                <ruckus_one::analytics::schedules::ReportName as support::Sample>::sample(),
-            )
-            .with_owner("sample".to_owned())
-            .with_recipients(serde_json::json!({ "sample" : true }))
-            .with_frequency(
-                <ruckus_one::analytics::schedules::ReportFrequency as support::Sample>::sample(),
-            )
-            .with_granularity(
-                <ruckus_one::analytics::schedules::ReportGranularity as support::Sample>::sample(),
-            )
-            .with_format(
-                <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample(),
-            )
-            .with_timezone("sample".to_owned())
-            .with_description("sample".to_owned())
-            .with_executed_at("sample".to_owned())
-            .with_status(
-                <ruckus_one::analytics::schedules::ScheduleStatus as support::Sample>::sample(),
-            )
-            .with_is_active(true)
-            .with_pdf_cover_page(true)
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_report_name(
+                    <ruckus_one::analytics::schedules::ReportName as support::Sample>::sample(),
+                )
+                .with_owner("sample".to_owned())
+                .with_recipients(serde_json::json!({ "sample" : true }))
+                .with_frequency(
+                    <ruckus_one::analytics::schedules::ReportFrequency as support::Sample>::sample(),
+                )
+                .with_granularity(
+                    <ruckus_one::analytics::schedules::ReportGranularity as support::Sample>::sample(),
+                )
+                .with_format(
+                    <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample(),
+                )
+                .with_timezone("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_executed_at("sample".to_owned())
+                .with_status(
+                    <ruckus_one::analytics::schedules::ScheduleStatus as support::Sample>::sample(),
+                )
+                .with_is_active(true)
+                .with_pdf_cover_page(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -722,6 +920,7 @@ impl support::Sample for ruckus_one::analytics::schedules::Schedule {
             ),
             ("isActive", serde_json::Value::from(true)),
             ("pdfCoverPage", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -729,13 +928,22 @@ impl support::Sample for ruckus_one::analytics::schedules::Schedule {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 impl support::Sample for ruckus_one::analytics::schedules::ScheduleList {
     fn sample() -> Self {
-        Self::new()
-            .with_result(
-                vec![
-                    < ruckus_one::analytics::schedules::Schedule as support::Sample >
-                    ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_result(
+                    vec![
+                        < ruckus_one::analytics::schedules::Schedule as support::Sample >
+                        ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -748,6 +956,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleList {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -810,14 +1019,23 @@ impl support::Sample for ruckus_one::analytics::schedules::CreateScheduleRequest
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 impl support::Sample for ruckus_one::analytics::schedules::ScheduleCreated {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_active(true)
-            .with_name("sample".to_owned())
-            .with_format(
-                <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample(),
-            )
-            .with_timezone("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_active(true)
+                .with_name("sample".to_owned())
+                .with_format(
+                    <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample(),
+                )
+                .with_timezone("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -829,6 +1047,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleCreated {
                 <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample_json(),
             ),
             ("timezone", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -889,27 +1108,36 @@ impl support::Sample for ruckus_one::analytics::schedules::UpdateScheduleRequest
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 impl support::Sample for ruckus_one::analytics::schedules::ScheduleUpdated {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_name("sample".to_owned())
-            .with_report_name(
-                <ruckus_one::analytics::schedules::ReportName as support::Sample>::sample(),
-            )
-            .with_format(
-                <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample(),
-            )
-            .with_timezone("sample".to_owned())
-            .with_active(true)
-            .with_pdf_cover_page(true)
-            .with_description("sample".to_owned())
-            .with_frequency(
-                <ruckus_one::analytics::schedules::ReportFrequency as support::Sample>::sample(),
-            )
-            .with_granularity(
-                <ruckus_one::analytics::schedules::ReportGranularity as support::Sample>::sample(),
-            )
-            .with_recipients(serde_json::json!({ "sample" : true }))
-            .with_filter(serde_json::json!({ "sample" : true }))
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_report_name(
+                    <ruckus_one::analytics::schedules::ReportName as support::Sample>::sample(),
+                )
+                .with_format(
+                    <ruckus_one::analytics::schedules::ReportFormat as support::Sample>::sample(),
+                )
+                .with_timezone("sample".to_owned())
+                .with_active(true)
+                .with_pdf_cover_page(true)
+                .with_description("sample".to_owned())
+                .with_frequency(
+                    <ruckus_one::analytics::schedules::ReportFrequency as support::Sample>::sample(),
+                )
+                .with_granularity(
+                    <ruckus_one::analytics::schedules::ReportGranularity as support::Sample>::sample(),
+                )
+                .with_recipients(serde_json::json!({ "sample" : true }))
+                .with_filter(serde_json::json!({ "sample" : true }));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -937,6 +1165,7 @@ impl support::Sample for ruckus_one::analytics::schedules::ScheduleUpdated {
             ),
             ("recipients", serde_json::json!({ "sample" : true })),
             ("filter", serde_json::json!({ "sample" : true })),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -954,14 +1183,24 @@ impl support::Sample for ruckus_one::analytics::users::UserRole {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 impl support::Sample for ruckus_one::analytics::users::InviterUser {
     fn sample() -> Self {
-        Self::new()
-            .with_first_name("sample".to_owned())
-            .with_last_name("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_first_name("sample".to_owned())
+                .with_last_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("firstName", serde_json::Value::from("sample")),
             ("lastName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -969,11 +1208,20 @@ impl support::Sample for ruckus_one::analytics::users::InviterUser {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 impl support::Sample for ruckus_one::analytics::users::UserInvitation {
     fn sample() -> Self {
-        Self::new()
-            .with_state("sample".to_owned())
-            .with_inviter_user(
-                <ruckus_one::analytics::users::InviterUser as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_state("sample".to_owned())
+                .with_inviter_user(
+                    <ruckus_one::analytics::users::InviterUser as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -982,6 +1230,7 @@ impl support::Sample for ruckus_one::analytics::users::UserInvitation {
                 "inviterUser",
                 <ruckus_one::analytics::users::InviterUser as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -989,22 +1238,31 @@ impl support::Sample for ruckus_one::analytics::users::UserInvitation {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 impl support::Sample for ruckus_one::analytics::users::UserListItem {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_first_name("sample".to_owned())
-            .with_last_name("sample".to_owned())
-            .with_email("sample".to_owned())
-            .with_tenant_id("sample".to_owned())
-            .with_tenant_name("sample".to_owned())
-            .with_role(
-                <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
-            )
-            .with_resource_group_id("sample".to_owned())
-            .with_resource_group_name("sample".to_owned())
-            .with_type("sample".to_owned())
-            .with_invitation(
-                <ruckus_one::analytics::users::UserInvitation as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_first_name("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_tenant_name("sample".to_owned())
+                .with_role(
+                    <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
+                )
+                .with_resource_group_id("sample".to_owned())
+                .with_resource_group_name("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_invitation(
+                    <ruckus_one::analytics::users::UserInvitation as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1025,6 +1283,7 @@ impl support::Sample for ruckus_one::analytics::users::UserListItem {
                 "invitation",
                 <ruckus_one::analytics::users::UserInvitation as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1053,13 +1312,22 @@ impl support::Sample for ruckus_one::analytics::users::AddInternalUserRequest {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 impl support::Sample for ruckus_one::analytics::users::UserResourceMapping {
     fn sample() -> Self {
-        Self::new()
-            .with_role(
-                <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
-            )
-            .with_resource_group(
-                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_role(
+                    <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
+                )
+                .with_resource_group(
+                    <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1071,6 +1339,7 @@ impl support::Sample for ruckus_one::analytics::users::UserResourceMapping {
                 "resourceGroup",
                 <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1078,20 +1347,29 @@ impl support::Sample for ruckus_one::analytics::users::UserResourceMapping {
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 impl support::Sample for ruckus_one::analytics::users::User {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_first_name("sample".to_owned())
-            .with_last_name("sample".to_owned())
-            .with_email("sample".to_owned())
-            .with_tenant_id("sample".to_owned())
-            .with_is_support(true)
-            .with_preferences(serde_json::json!({ "sample" : true }))
-            .with_user_resource_mappings(
-                vec![
-                    < ruckus_one::analytics::users::UserResourceMapping as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_first_name("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_is_support(true)
+                .with_preferences(serde_json::json!({ "sample" : true }))
+                .with_user_resource_mappings(
+                    vec![
+                        < ruckus_one::analytics::users::UserResourceMapping as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1111,6 +1389,7 @@ impl support::Sample for ruckus_one::analytics::users::User {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1156,16 +1435,25 @@ impl support::Sample for ruckus_one::analytics::users::InviteThirdPartyUserReque
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 impl support::Sample for ruckus_one::analytics::users::InvitedUser {
     fn sample() -> Self {
-        Self::new()
-            .with_invited_user_id("sample".to_owned())
-            .with_email("sample".to_owned())
-            .with_resource_group_id("sample".to_owned())
-            .with_role(
-                <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
-            )
-            .with_type(
-                <ruckus_one::analytics::users::InvitationType as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_invited_user_id("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_resource_group_id("sample".to_owned())
+                .with_role(
+                    <ruckus_one::analytics::users::UserRole as support::Sample>::sample(),
+                )
+                .with_type(
+                    <ruckus_one::analytics::users::InvitationType as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1180,6 +1468,7 @@ impl support::Sample for ruckus_one::analytics::users::InvitedUser {
                 "type",
                 <ruckus_one::analytics::users::InvitationType as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
