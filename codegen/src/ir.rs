@@ -152,6 +152,55 @@ pub enum TypeKind {
     Enum(Vec<VariantIr>),
     Alias(TypeRef),
     NotShown(String),
+    /// One of several named types.
+    Union(UnionIr),
+}
+
+/// A union's discriminator and variants.
+#[derive(Debug)]
+pub struct UnionIr {
+    /// Wire field whose string value selects the variant; None: variants are tried in order.
+    pub discriminator: Option<String>,
+    pub variants: Vec<UnionVariantIr>,
+}
+
+/// One variant of a union: a named type of the same API.
+#[derive(Debug)]
+pub struct UnionVariantIr {
+    /// Rust variant name (UpperCamelCase, never `Unknown`).
+    pub rust: String,
+    /// Always [`TypeRef::Named`].
+    pub ty: TypeRef,
+    /// The discriminator value selecting it (present exactly when the union has a discriminator).
+    pub tag: Option<String>,
+    pub description: Option<String>,
+}
+
+impl UnionVariantIr {
+    /// The variant type's name.
+    pub fn type_name(&self) -> &str {
+        match &self.ty {
+            TypeRef::Named { name, .. } => name,
+            _ => "",
+        }
+    }
+}
+
+/// Models with more than this many required (non-nullable) fields get a builder instead of a
+/// positional `new`.
+pub const MAX_NEW_ARGUMENTS: usize = 3;
+
+/// The fields `new` takes as arguments, in order: the required, non-nullable ones.
+pub fn new_arguments(fields: &[FieldIr]) -> Vec<&FieldIr> {
+    fields
+        .iter()
+        .filter(|f| f.required && !f.nullable)
+        .collect()
+}
+
+/// Whether a model with these fields is built with `builder()` rather than `new(...)`.
+pub fn uses_builder(fields: &[FieldIr]) -> bool {
+    new_arguments(fields).len() > MAX_NEW_ARGUMENTS
 }
 
 #[derive(Debug)]
@@ -162,10 +211,21 @@ pub struct FieldIr {
     pub required: bool,
     pub nullable: bool,
     pub description: Option<String>,
+    /// The field's own provenance, else its type's.
     pub provenance: Provenance,
+    /// Whether `provenance` is the type's (the docs then do not repeat it per field).
+    pub inherited: bool,
     pub secret: bool,
     pub constraints: Vec<(String, String)>,
     pub deprecated: Option<String>,
+}
+
+impl FieldIr {
+    /// The provenance a field's docs state: its own, when not `documented`.
+    pub fn stated_provenance(&self) -> Option<&Provenance> {
+        (!self.inherited && !matches!(self.provenance, Provenance::Documented))
+            .then_some(&self.provenance)
+    }
 }
 
 #[derive(Debug)]

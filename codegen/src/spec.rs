@@ -166,7 +166,8 @@ pub struct Area {
     pub operations: Vec<Operation>,
 }
 
-/// A named type: exactly one of `fields` (object), `values` (enum), `alias` or `not_shown`.
+/// A named type: exactly one of `fields` (object), `values` (enum), `alias`, `not_shown` or
+/// `union`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypeDef {
@@ -185,10 +186,44 @@ pub struct TypeDef {
     /// The document does not show the shape: raw JSON, with this note.
     #[serde(default)]
     pub not_shown: Option<String>,
+    /// One of several named types, optionally told apart by a discriminator field.
+    #[serde(default)]
+    pub union: Option<Union>,
     /// For objects whose field list the document shows only in part: other fields are kept
     /// (and can be sent) in a map instead of being dropped.
     #[serde(default)]
     pub open: bool,
+}
+
+/// A union: a value that is one of several named types of the same API.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Union {
+    /// Wire field whose string value selects the variant; without it the variants are tried
+    /// in order and the first that decodes wins.
+    #[serde(default)]
+    pub discriminator: Option<String>,
+    /// The variants, in order (at least one).
+    #[serde(default)]
+    pub variants: Vec<UnionVariant>,
+}
+
+/// One variant of a union.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnionVariant {
+    /// A named type of the same API.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The discriminator's value that selects this variant: required with a discriminator,
+    /// not allowed without one.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Rust variant name (UpperCamelCase); default: from `value`, else the type name.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -100,11 +100,14 @@
 //!   `retry`, `max_body_size`, `send_with_meta`, `send_json_with_response`,
 //!   `send_text_with_response`, `send_bytes_with_response`,
 //!   `send_empty_with_response`); [`wait_for_activity`],
-//!   [`wait_for_activity_as`].
+//!   [`wait_for_activity_as`]; the functions of [`union`] (`tag`,
+//!   `decode`, `try_decode`), which the `Deserialize` of generated union
+//!   types calls.
 //! - Also application API (the generated crate wraps, returns or re-exports
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
-//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Response`].
+//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Response`],
+//!   [`MissingField`] (the error of a generated model builder's `build`).
 //!
 //! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
 //! [`ActivityError`], [`ErrorBody`] and its body types, [`RawResponse`].
@@ -122,6 +125,7 @@ mod error;
 mod error_body;
 mod execute;
 mod mask;
+mod model;
 mod multipart;
 mod operation;
 pub mod paging;
@@ -131,9 +135,11 @@ mod request;
 mod response;
 mod retry;
 mod secret;
+pub mod union;
 
 // Contract with generated code: items the generated crate uses; not for
-// application code. Their crate-root paths must not change.
+// application code. Their crate-root paths must not change (`union` is a
+// public module above).
 pub use activity::{wait_for_activity, wait_for_activity_as};
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
@@ -148,6 +154,7 @@ pub use client::Client;
 pub use config::{Config, Credentials, DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY_SIZE, Region, env};
 pub use enums::UnknownValue;
 pub use error::Error;
+pub use model::MissingField;
 pub use multipart::Multipart;
 pub use paging::Pages;
 pub use retry::RetryPolicy;

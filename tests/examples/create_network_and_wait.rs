@@ -17,6 +17,9 @@ mod support;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ruckus_one::WaitOptions;
+use ruckus_one::network::wireless_networks::{
+    PskWifiNetwork, PskWifiWlan, PskWifiWlanWlanSecurity, WifiNetwork,
+};
 use serde_json::json;
 use support::Target;
 use wiremock::matchers::{body_partial_json, header, method, path};
@@ -32,20 +35,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let client = target.client()?;
 
-    // The request body is raw JSON: the spec does not type the Wi-Fi network shapes.
+    // A PSK network: one kind of the `WifiNetwork` union. Each kind carries the `type` field
+    // that tells the service which kind it is; the spec's value for this one is the
+    // description's schema name (the description gives no other).
     let seconds = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
     let name = format!("rust-example-{seconds}");
-    let network = json!({
-        "name": name,
-        "type": "psk",
-        "description": "Created by the ruckus-one example create_network_and_wait",
-        "wlan": {
-            "ssid": name,
-            "wlanSecurity": "WPA2Personal",
-            "passphrase": "example-passphrase-change-me",
-            "vlanId": 1
-        }
-    });
+    let wlan = PskWifiWlan::new(name.clone())
+        .with_wlan_security(PskWifiWlanWlanSecurity::Wpa2Personal)
+        .with_passphrase("example-passphrase-change-me")
+        .with_vlan_id(1);
+    let network = WifiNetwork::from(
+        PskWifiNetwork::new(name.clone(), "PskWifiNetwork".into(), wlan)
+            .with_description("Created by the ruckus-one example create_network_and_wait"),
+    );
 
     // First poll at once, then pauses of 1 s growing 1.5 times each (at most 10 s); gives up
     // after 5 minutes.
@@ -79,7 +81,7 @@ async fn fake_create_and_activity(server: &MockServer) {
         .and(path("/wifiNetworks"))
         .and(header("content-type", "application/vnd.ruckus.v1+json"))
         .and(body_partial_json(json!({
-            "type": "psk",
+            "type": "PskWifiNetwork",
             "wlan": {"wlanSecurity": "WPA2Personal", "vlanId": 1}
         })))
         .respond_with(

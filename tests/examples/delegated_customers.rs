@@ -45,7 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     for customer in &customers {
-        let Some(id) = customer.get("id").and_then(Value::as_str) else {
+        let Some(id) = customer.id.as_deref() else {
             continue;
         };
         // Everything sent through `as_customer` acts on the customer's account.

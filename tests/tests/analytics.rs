@@ -703,18 +703,20 @@ async fn create_schedule() {
         ok(answer),
     )
     .await;
-    let mut body = CreateScheduleRequest::new(
-        "Monthly APs".to_owned(),
-        ReportName::AccessPoints,
-        "AP report".to_owned(),
-        ReportFrequency::Monthly,
-        ReportGranularity::P1d,
-        ReportFormat::Csv,
-        "Europe/Paris".to_owned(),
-        json!({"emails": ["ops@example.com"]}),
-    );
-    body.pdf_cover_page = Some(false);
-    body.active = Some(true);
+    // Eight required fields: built with named setters instead of eight positional arguments.
+    let body = CreateScheduleRequest::builder()
+        .name("Monthly APs")
+        .report_name(ReportName::AccessPoints)
+        .description("AP report")
+        .frequency(ReportFrequency::Monthly)
+        .granularity(ReportGranularity::P1d)
+        .format(ReportFormat::Csv)
+        .timezone("Europe/Paris")
+        .recipients(json!({"emails": ["ops@example.com"]}))
+        .pdf_cover_page(false)
+        .active(true)
+        .build()
+        .unwrap();
     let created = client
         .analytics()
         .schedules()
@@ -727,6 +729,18 @@ async fn create_schedule() {
     assert_eq!(created.name, s("Monthly APs"));
     assert_eq!(created.format, Some(ReportFormat::Csv));
     assert_eq!(created.timezone, s("Europe/Paris"));
+}
+
+#[test]
+fn schedule_builder_names_a_missing_required_field_by_its_wire_name() {
+    let err = CreateScheduleRequest::builder()
+        .name("Monthly APs")
+        .description("AP report")
+        .build()
+        .unwrap_err();
+    assert_eq!(err.model(), "CreateScheduleRequest");
+    assert_eq!(err.field(), "reportName", "the first unset required field");
+    assert!(err.to_string().contains("`reportName`"), "{err}");
 }
 
 #[tokio::test]
@@ -768,6 +782,39 @@ async fn get_schedule() {
         .await
         .unwrap();
     assert_schedule(&schedule);
+}
+
+/// Analytics response objects are open, like the network API's: a field the spec does not name
+/// is kept in `additional_fields` and serialized back unchanged.
+#[tokio::test]
+async fn response_objects_keep_fields_the_spec_does_not_name() {
+    let (server, client) = analytics().await;
+    let mut answer = schedule_json();
+    answer["nextRunAt"] = json!("2024-06-01T00:00:00Z");
+    answer["createdBy"] = json!({"id": "u-1"});
+    expect_once(
+        &server,
+        call("GET", "/ai/schedules/s-1", None),
+        ok(answer.clone()),
+    )
+    .await;
+    let schedule = client
+        .analytics()
+        .schedules()
+        .get_schedule("s-1")
+        .send()
+        .await
+        .unwrap();
+    assert_schedule(&schedule);
+    assert_eq!(
+        schedule.additional_fields.get("nextRunAt"),
+        Some(&json!("2024-06-01T00:00:00Z"))
+    );
+    assert_eq!(
+        schedule.additional_fields.get("createdBy"),
+        Some(&json!({"id": "u-1"}))
+    );
+    assert_eq!(serde_json::to_value(&schedule).unwrap(), answer);
 }
 
 #[tokio::test]

@@ -287,7 +287,7 @@ async fn resident_portal_uses_the_unit_token_on_its_own_host() {
     expect_once(
         &portal,
         mock,
-        ResponseTemplate::new(200).set_body_json(json!({"unit": "4B"})),
+        ResponseTemplate::new(200).set_body_json(json!({"number": "4B", "floor": 4})),
     )
     .await;
     let config = ruckus_one::Config::new(ruckus_one::Credentials::new("id", "secret"))
@@ -301,7 +301,12 @@ async fn resident_portal_uses_the_unit_token_on_its_own_host() {
         .send()
         .await
         .unwrap();
-    assert_eq!(unit, json!({"unit": "4B"}));
+    assert_eq!(unit.number, "4B");
+    assert_eq!(
+        unit.additional_fields["floor"],
+        json!(4),
+        "unknown fields are kept"
+    );
     assert_eq!(
         portal.received_requests().await.unwrap_or_default().len(),
         1,

@@ -3,36 +3,36 @@
 //! substituted and encoded, `Content-Type`, `Accept`, required query and header parameters and
 //! the JSON body, and answers a body of the declared shape that the client must decode.
 //!
-//! Sample values come from the IR: required fields only, so the JSON the server answers is
-//! exactly what the decoded value serializes back to.
+//! Every typed body, request and response, is a sample with every field set (optional ones
+//! too, nested types included, open objects with one field the spec does not name, unions as
+//! their first variant). The server checks the request body against the sample's JSON, written
+//! independently from the wire names; a response must decode to the sample and serialize back
+//! to exactly the JSON the server sent.
+//!
+//! Samples are built once per named type (`impl Sample for T` in `samples.rs`), so the test
+//! grows linearly with the spec however types nest. Where a type refers back to one that is
+//! still being built (through an array or map: validation refuses anything else), the array or
+//! map is left empty, which also ends the recursion at run time.
 
 use super::gates;
 use super::text::ident;
-use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ResponseKind, TypeIr, TypeKind, TypeRef};
+use super::types::{builder_setters, with_setter};
+use crate::ir::{
+    self, ApiIr, BodyKind, FieldIr, Ir, Lifecycle, OpIr, ResponseKind, TypeIr, TypeKind, TypeRef,
+    UnionIr,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `(path relative to the crate dir, tokens)` of the test's files.
 pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
     let krate = ident(&ir.krate.name.replace('-', "_"));
     let mut out = Vec::new();
     let mut mods = Vec::new();
+    let mut impls = Vec::new();
     for api in &ir.apis {
-        let types: BTreeMap<&str, (&str, &TypeIr)> = api
-            .areas
-            .iter()
-            .flat_map(|a| {
-                a.types
-                    .iter()
-                    .map(move |t| (t.name.as_str(), (a.name.as_str(), t)))
-            })
-            .collect();
-        let samples = Samples {
-            types,
-            krate: &krate,
-            api,
-        };
+        let mut samples = Samples::new(api, &krate, ir.krate.area_features);
         for area in &api.areas {
             let ops: Vec<&OpIr> = area
                 .operations
@@ -52,7 +52,7 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             } else {
                 mods.push(quote!(#area_gate mod #m;));
             }
-            let calls = ops.iter().map(|o| samples.call(o, &area.name));
+            let calls: Vec<TokenStream> = ops.iter().map(|o| samples.call(o, &area.name)).collect();
             let test = ident(&module);
             let doc = format!(" Every operation of `{}::{}` once.", api.name, area.name);
             out.push((
@@ -72,12 +72,27 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
                 },
             ));
         }
+        impls.append(&mut samples.impls);
     }
+    let uses = (!impls.is_empty()).then(|| {
+        quote!(
+            use super::support;
+        )
+    });
+    out.push((
+        "tests/conformance/samples.rs".to_owned(),
+        quote! {
+            //! A sample of every named type the operations send or answer: every field set.
+            #uses
+            #(#impls)*
+        },
+    ));
     out.push((
         "tests/conformance/main.rs".to_owned(),
         quote! {
             //! Conformance test generated from the spec: each operation is called once against a
             //! local HTTP server that checks what is sent and answers a body of the declared shape.
+            mod samples;
             mod support;
             #(#mods)*
         },
@@ -86,15 +101,52 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
     out
 }
 
+/// A sample: the Rust expression that builds it and the expression of its JSON.
+type Sample = (TokenStream, TokenStream);
+
+/// The samples of one API: one `impl Sample` per named object, enum or union type reached.
+///
+/// No sample may call itself, directly or not: a type's `impl Sample` is used only where it
+/// cannot reach a type whose `impl` is still being built (the current path); elsewhere the
+/// array or map that holds it stays empty. A union's sample always uses its first variant,
+/// even while that variant is being built, and is then not used until the variant is done.
 struct Samples<'a> {
-    types: BTreeMap<&'a str, (&'a str, &'a TypeIr)>,
+    /// Every named type of the API with its area.
+    types: BTreeMap<&'a str, (&'a ir::AreaIr, &'a TypeIr)>,
     krate: &'a proc_macro2::Ident,
     api: &'a ApiIr,
+    area_features: bool,
+    /// Types with an `impl Sample` (finished or being built) -> the types whose samples it uses.
+    calls: BTreeMap<&'a str, BTreeSet<&'a str>>,
+    /// The types being built (and aliases being inlined), outermost first.
+    path: Vec<&'a str>,
+    /// Per type being built, the samples its `impl` uses so far.
+    frames: Vec<BTreeSet<&'a str>>,
+    /// The `impl Sample` items, in the order they were finished.
+    impls: Vec<TokenStream>,
 }
 
-impl Samples<'_> {
+impl<'a> Samples<'a> {
+    fn new(api: &'a ApiIr, krate: &'a proc_macro2::Ident, area_features: bool) -> Self {
+        let types = api
+            .areas
+            .iter()
+            .flat_map(|a| a.types.iter().map(move |t| (t.name.as_str(), (a, t))))
+            .collect();
+        Samples {
+            types,
+            krate,
+            api,
+            area_features,
+            calls: BTreeMap::new(),
+            path: Vec::new(),
+            frames: Vec::new(),
+            impls: Vec::new(),
+        }
+    }
+
     /// One operation's mock and call.
-    fn call(&self, op: &OpIr, area: &str) -> TokenStream {
+    fn call(&mut self, op: &'a OpIr, area: &str) -> TokenStream {
         let area = ident(area);
         let version = &op.versions[0];
         let mut path = self.api.prefix.value.clone();
@@ -131,24 +183,31 @@ impl Samples<'_> {
                 headers.push(quote!((#name, #wire)));
             }
         }
+        // Every body is sent, optional ones through the builder's `body`.
         let mut body_json = quote!(None);
-        if let Some(b) = op.request.as_ref().filter(|b| b.required) {
-            match (b.kind, &b.ty) {
+        let mut setters = Vec::new();
+        if let Some(b) = &op.request {
+            let arg = match (b.kind, &b.ty) {
                 (BodyKind::Json | BodyKind::Form, Some(t)) => {
-                    let (expr, json) = self.value(t, 0);
-                    args.push(quote!(&#expr));
+                    let (expr, json) = self.value(t).unwrap_or_else(|| self.raw());
                     if b.kind == BodyKind::Json {
                         body_json = quote!(Some(#json));
                     }
+                    quote!(&#expr)
                 }
-                (BodyKind::Multipart, _) => args.push(quote!(
-                    ruckus_one_runtime::Multipart::new().text("file", "sample")
-                )),
-                _ => args.push(quote!(bytes::Bytes::from_static(b"sample"))),
+                (BodyKind::Multipart, _) => {
+                    quote!(ruckus_one_runtime::Multipart::new().text("file", "sample"))
+                }
+                _ => quote!(bytes::Bytes::from_static(b"sample")),
+            };
+            if b.required {
+                args.push(arg);
+            } else {
+                setters.push(quote!(.body(#arg)));
             }
         }
         let content_type = match (&op.request, &version.content_type) {
-            (Some(b), Some(ct)) if b.required => quote!(Some(#ct)),
+            (Some(_), Some(ct)) => quote!(Some(#ct)),
             _ => quote!(None),
         };
         let accept = &version.accept;
@@ -159,15 +218,19 @@ impl Samples<'_> {
         let id = &op.id;
         let (answer, check) = match (op.success.kind, &op.success.ty) {
             (ResponseKind::Json, Some(t)) => {
-                let (_, json) = self.value(t, 0);
+                let (expr, json) = self.value(t).unwrap_or_else(|| self.raw());
+                let differs = format!("{id}: decoded value differs from the sample");
                 (
                     quote!(Answer::Json(#json)),
-                    quote!(support::same_json(&out, #json, #id);),
+                    quote! {
+                        support::same_json(&out, &expect, #id);
+                        assert_eq!(out, #expr, #differs);
+                    },
                 )
             }
             (ResponseKind::Json, None) => (
-                quote!(Answer::Json("{}")),
-                quote!(support::same_json(&out, "{}", #id);),
+                quote!(Answer::Json(serde_json::json!({}))),
+                quote!(support::same_json(&out, &expect, #id);),
             ),
             (ResponseKind::Binary, _) => (
                 quote!(Answer::Bytes(b"\x00binary\r\nsample")),
@@ -200,7 +263,7 @@ impl Samples<'_> {
                     answer: #answer,
                 };
                 let _mock = support::expect(&server, &expect).await;
-                let out = client.#api().#area().#name(#(#args),*).send().await.expect(#id);
+                let out = client.#api().#area().#name(#(#args),*) #(#setters)* .send().await.expect(#id);
                 #check
             }
         }
@@ -237,89 +300,259 @@ impl Samples<'_> {
         quote!(#krate::#api::#area::#name)
     }
 
-    /// A sample value of a type: the Rust expression that builds it and its JSON text.
-    fn value(&self, t: &TypeRef, depth: usize) -> (TokenStream, String) {
-        match t {
-            TypeRef::String => (quote!("sample".to_owned()), "\"sample\"".into()),
-            TypeRef::Integer | TypeRef::Int32 => (quote!(1), "1".into()),
-            TypeRef::Number => (quote!(1.5), "1.5".into()),
-            TypeRef::Boolean => (quote!(true), "true".into()),
-            TypeRef::Json | TypeRef::NotShown(_) => (
-                quote!(serde_json::json!({"sample": true})),
-                "{\"sample\":true}".into(),
-            ),
-            TypeRef::Array(inner) if depth < 3 => {
-                let (e, j) = self.value(inner, depth + 1);
-                (quote!(vec![#e]), format!("[{j}]"))
-            }
-            TypeRef::Map(inner) if depth < 3 => {
-                let (e, j) = self.value(inner, depth + 1);
-                (
-                    quote!(std::collections::BTreeMap::from([("k".to_owned(), #e)])),
-                    format!("{{\"k\":{j}}}"),
-                )
-            }
-            TypeRef::Array(_) => (quote!(Vec::new()), "[]".into()),
-            TypeRef::Map(_) => (quote!(std::collections::BTreeMap::new()), "{}".into()),
-            TypeRef::Named { name, area } => self.named(name, area, depth),
-        }
+    /// A raw JSON sample.
+    fn raw(&self) -> Sample {
+        (
+            quote!(serde_json::json!({"sample": true})),
+            quote!(serde_json::json!({"sample": true})),
+        )
     }
 
-    fn named(&self, name: &str, area: &str, depth: usize) -> (TokenStream, String) {
-        let path = self.path(area, name);
-        let Some((_, t)) = self.types.get(name) else {
-            return (quote!(serde_json::json!({})), "{}".into());
-        };
+    /// A sample of a type, or None when it would need a value of a type still being built
+    /// (only an array or map can hold one; it stays empty).
+    fn value(&mut self, t: &'a TypeRef) -> Option<Sample> {
+        Some(match t {
+            TypeRef::String => (
+                quote!("sample".to_owned()),
+                quote!(serde_json::Value::from("sample")),
+            ),
+            TypeRef::Integer | TypeRef::Int32 => (quote!(1), quote!(serde_json::Value::from(1))),
+            TypeRef::Number => (quote!(1.5), quote!(serde_json::Value::from(1.5))),
+            TypeRef::Boolean => (quote!(true), quote!(serde_json::Value::from(true))),
+            TypeRef::Json | TypeRef::NotShown(_) => self.raw(),
+            TypeRef::Array(inner) => match self.value(inner) {
+                Some((e, j)) => (quote!(vec![#e]), quote!(serde_json::Value::Array(vec![#j]))),
+                None => (
+                    quote!(Vec::new()),
+                    quote!(serde_json::Value::Array(Vec::new())),
+                ),
+            },
+            TypeRef::Map(inner) => match self.value(inner) {
+                Some((e, j)) => (
+                    quote!(std::collections::BTreeMap::from([("k".to_owned(), #e)])),
+                    quote!(support::object([("k", #j)])),
+                ),
+                None => (
+                    quote!(std::collections::BTreeMap::new()),
+                    quote!(support::object([])),
+                ),
+            },
+            TypeRef::Named { name, .. } => return self.named(name),
+        })
+    }
+
+    /// A named type's sample: aliases and raw shapes inline, other types through their
+    /// `impl Sample`, built on first use.
+    fn named(&mut self, name: &'a str) -> Option<Sample> {
+        if self.path.contains(&name) {
+            return None;
+        }
+        let (area, t) = *self.types.get(name)?;
+        match &t.kind {
+            TypeKind::Alias(target) => {
+                self.path.push(name);
+                let sample = self.value(target);
+                self.path.pop();
+                return sample;
+            }
+            TypeKind::NotShown(_) => return Some(self.raw()),
+            TypeKind::Object(..) | TypeKind::Enum(_) | TypeKind::Union(_) => {}
+        }
+        if !self.calls.contains_key(name) {
+            self.calls.insert(name, BTreeSet::new());
+            self.path.push(name);
+            self.frames.push(BTreeSet::new());
+            let (sample, json) = self.body(t);
+            let uses = self.frames.pop().unwrap_or_default();
+            self.path.pop();
+            self.calls.insert(name, uses);
+            let ty = self.path(&area.name, name);
+            let gate = gates::area(area, self.area_features);
+            self.impls.push(quote! {
+                #gate
+                impl support::Sample for #ty {
+                    fn sample() -> Self {
+                        #sample
+                    }
+
+                    fn sample_json() -> serde_json::Value {
+                        #json
+                    }
+                }
+            });
+        }
+        if self.reaches_path(name) {
+            return None;
+        }
+        Some(self.reference(name))
+    }
+
+    /// `<T as Sample>::sample()` and its JSON, recorded as used by the type being built.
+    fn reference(&mut self, name: &'a str) -> Sample {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.insert(name);
+        }
+        let area = self
+            .types
+            .get(name)
+            .map(|(a, _)| a.name.as_str())
+            .unwrap_or_default();
+        let ty = self.path(area, name);
+        (
+            quote!(<#ty as support::Sample>::sample()),
+            quote!(<#ty as support::Sample>::sample_json()),
+        )
+    }
+
+    /// Whether the sample of `name` uses, directly or not, a type still being built.
+    fn reaches_path(&self, name: &'a str) -> bool {
+        let mut todo = vec![name];
+        let mut seen = BTreeSet::new();
+        while let Some(n) = todo.pop() {
+            if self.path.contains(&n) {
+                return true;
+            }
+            if seen.insert(n) {
+                todo.extend(self.calls.get(n).into_iter().flatten().copied());
+            }
+        }
+        false
+    }
+
+    /// The object, enum or union an alias chain ends at.
+    fn nominal(&self, mut name: &'a str) -> Option<&'a str> {
+        for _ in 0..=self.types.len() {
+            match &self.types.get(name)?.1.kind {
+                TypeKind::Alias(TypeRef::Named { name: next, .. }) => name = next,
+                TypeKind::Alias(_) | TypeKind::NotShown(_) => return None,
+                TypeKind::Object(..) | TypeKind::Enum(_) | TypeKind::Union(_) => {
+                    return Some(name);
+                }
+            }
+        }
+        None
+    }
+
+    /// The bodies of `sample` and `sample_json` of an object, enum or union.
+    fn body(&mut self, t: &'a TypeIr) -> Sample {
         match &t.kind {
             TypeKind::Enum(values) => {
-                let wire = values.first().map(|v| v.wire.clone()).unwrap_or_default();
-                (quote!(#path::from(#wire)), json_string(&wire))
-            }
-            TypeKind::Alias(target) => self.value(target, depth),
-            TypeKind::NotShown(_) => (
-                quote!(serde_json::json!({"sample": true})),
-                "{\"sample\":true}".into(),
-            ),
-            TypeKind::Object(fields, _) => {
-                let mut args = Vec::new();
-                let mut json = Vec::new();
-                for f in fields.iter().filter(|f| f.required) {
-                    if f.nullable {
-                        json.push(format!("{}:null", json_string(&f.wire)));
-                        continue;
-                    }
-                    let (e, j) = if f.secret {
-                        (
-                            quote!(ruckus_one_runtime::Secret::from("sample")),
-                            "\"sample\"".to_owned(),
-                        )
-                    } else {
-                        self.value(&f.ty, depth + 1)
-                    };
-                    args.push(e);
-                    json.push(format!("{}:{j}", json_string(&f.wire)));
-                }
+                let wire = values.first().map(|v| v.wire.as_str()).unwrap_or_default();
                 (
-                    quote!(#path::new(#(#args),*)),
-                    format!("{{{}}}", json.join(",")),
+                    quote!(Self::from(#wire)),
+                    quote!(serde_json::Value::from(#wire)),
                 )
             }
+            TypeKind::Object(fields, open) => self.object(fields, *open),
+            TypeKind::Union(u) => self.union(u).unwrap_or_else(|| {
+                let (e, j) = self.raw();
+                (quote!(Self::Unknown(#e)), j)
+            }),
+            TypeKind::Alias(_) | TypeKind::NotShown(_) => self.raw(),
         }
     }
-}
 
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    /// Every field set: through `new` and the `with_` setters, or the builder.
+    fn object(&mut self, fields: &'a [FieldIr], open: bool) -> Sample {
+        let mut values = Vec::new();
+        let mut json = Vec::new();
+        for f in fields {
+            let v = if f.secret {
+                Some((
+                    quote!(ruckus_one_runtime::Secret::from("sample")),
+                    quote!(serde_json::Value::from("sample")),
+                ))
+            } else {
+                self.value(&f.ty)
+            };
+            if let Some((e, j)) = v {
+                let wire = &f.wire;
+                json.push(quote!((#wire, #j)));
+                values.push(Some(e));
+            } else {
+                values.push(None);
+            }
         }
+        let mut expr = if ir::uses_builder(fields) {
+            let setters = fields.iter().zip(builder_setters(fields)).zip(&values);
+            let calls = setters.filter_map(|((_, method), v)| {
+                let method = ident(&method);
+                v.as_ref().map(|e| quote!(.#method(#e)))
+            });
+            quote!(Self::builder() #(#calls)* .build().expect("every field is set"))
+        } else {
+            let args = fields
+                .iter()
+                .zip(&values)
+                .filter(|(f, _)| f.required && !f.nullable)
+                .map(|(_, v)| v.clone().unwrap_or_else(|| quote!(Default::default())));
+            let calls = fields
+                .iter()
+                .zip(&values)
+                .filter(|(f, _)| !f.required || f.nullable)
+                .filter_map(|(f, v)| {
+                    let method = ident(&with_setter(f, fields));
+                    v.as_ref().map(|e| quote!(.#method(#e)))
+                });
+            quote!(Self::new(#(#args),*) #(#calls)*)
+        };
+        if open {
+            let mut extra = "conformanceExtra".to_owned();
+            while fields.iter().any(|f| f.wire == extra) {
+                extra.push('_');
+            }
+            expr = quote! {{
+                let mut value = #expr;
+                value.additional_fields.insert(#extra.to_owned(), serde_json::json!({"sample": true}));
+                value
+            }};
+            json.push(quote!((#extra, serde_json::json!({"sample": true}))));
+        }
+        (expr, quote!(support::object([#(#json),*])))
     }
-    out.push('"');
-    out
+
+    /// The first variant's sample; with a discriminator, with the variant's tag in it.
+    fn union(&mut self, u: &'a UnionIr) -> Option<Sample> {
+        let v = u.variants.first()?;
+        let variant = ident(&v.rust);
+        let (e, j) = match self.named(v.type_name()) {
+            Some(sample) => sample,
+            // The variant is being built (or uses a type that is): use it all the same; this
+            // union's sample is then not used until it is done.
+            None => {
+                let nominal = self.nominal(v.type_name())?;
+                self.reference(nominal)
+            }
+        };
+        let (Some(d), Some(tag)) = (&u.discriminator, &v.tag) else {
+            return Some((quote!(Self::#variant(#e)), j));
+        };
+        // Validation made the variant an object whose field `d` is a string or an enum.
+        let (_, vt) = self.types.get(v.type_name())?;
+        let TypeKind::Object(fields, _) = &vt.kind else {
+            return None;
+        };
+        let f = fields.iter().find(|f| &f.wire == d)?;
+        let field = ident(&f.rust);
+        let mut set = match &f.ty {
+            TypeRef::Named { name, area } => {
+                let path = self.path(area, name);
+                quote!(#path::from(#tag))
+            }
+            _ => quote!(#tag.to_owned()),
+        };
+        if !f.required || f.nullable {
+            set = quote!(Some(#set));
+        }
+        Some((
+            quote! {{
+                let mut value = #e;
+                value.#field = #set;
+                Self::#variant(value)
+            }},
+            quote!(support::tagged(#j, #d, #tag)),
+        ))
+    }
 }
 
 /// The test's helpers: a server with a token endpoint, a client pointed at it, and the mock
@@ -341,16 +574,38 @@ fn support(krate: &proc_macro2::Ident) -> TokenStream {
             pub content_type: Option<&'static str>,
             pub query: &'static [(&'static str, &'static str)],
             pub headers: &'static [(&'static str, &'static str)],
-            pub body_json: Option<&'static str>,
+            pub body_json: Option<serde_json::Value>,
             pub status: u16,
             pub answer: Answer,
         }
 
         /// The answer's body.
         pub enum Answer {
-            Json(&'static str),
+            Json(serde_json::Value),
             Bytes(&'static [u8]),
             Empty,
+        }
+
+        /// A value of a generated type with every field set, and the JSON it is sent as
+        /// (written from the wire names, not by serializing the value).
+        pub trait Sample {
+            /// The value.
+            fn sample() -> Self;
+            /// Its JSON.
+            fn sample_json() -> serde_json::Value;
+        }
+
+        /// A JSON object of these fields.
+        pub fn object<const N: usize>(fields: [(&str, serde_json::Value); N]) -> serde_json::Value {
+            serde_json::Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+        }
+
+        /// `json` with the string `tag` in its field `field` (a union's discriminator).
+        pub fn tagged(mut json: serde_json::Value, field: &str, tag: &str) -> serde_json::Value {
+            if let Some(object) = json.as_object_mut() {
+                object.insert(field.to_owned(), tag.into());
+            }
+            json
         }
 
         /// A server on 127.0.0.1 with a token endpoint.
@@ -392,13 +647,12 @@ fn support(krate: &proc_macro2::Ident) -> TokenStream {
             for (k, v) in e.headers {
                 mock = mock.and(header(*k, *v));
             }
-            if let Some(json) = e.body_json {
-                let value: serde_json::Value = serde_json::from_str(json).expect("sample JSON");
-                mock = mock.and(body_json(value));
+            if let Some(json) = &e.body_json {
+                mock = mock.and(body_json(json));
             }
-            let answer = match e.answer {
-                Answer::Json(json) => ResponseTemplate::new(e.status).set_body_raw(json, "application/json"),
-                Answer::Bytes(bytes) => ResponseTemplate::new(e.status).set_body_bytes(bytes),
+            let answer = match &e.answer {
+                Answer::Json(json) => ResponseTemplate::new(e.status).set_body_json(json),
+                Answer::Bytes(bytes) => ResponseTemplate::new(e.status).set_body_bytes(*bytes),
                 Answer::Empty => ResponseTemplate::new(e.status),
             };
             server.register_as_scoped(mock.respond_with(answer).expect(1)).await
@@ -418,10 +672,12 @@ fn support(krate: &proc_macro2::Ident) -> TokenStream {
         }
 
         /// The decoded value serializes back to exactly the JSON the server sent.
-        pub fn same_json<T: serde::Serialize>(value: &T, json: &str, id: &str) {
-            let expected: serde_json::Value = serde_json::from_str(json).expect("sample JSON");
+        pub fn same_json<T: serde::Serialize>(value: &T, e: &Expect, id: &str) {
+            let Answer::Json(expected) = &e.answer else {
+                panic!("{id}: the answer is not JSON");
+            };
             let actual = serde_json::to_value(value).expect("serializable");
-            assert_eq!(actual, expected, "{id}: decoded value differs from the answer");
+            assert_eq!(&actual, expected, "{id}: decoded value does not serialize back to the answer");
         }
     }
 }

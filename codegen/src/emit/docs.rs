@@ -336,7 +336,7 @@ fn type_section(s: &mut String, t: &TypeIr) {
                 field_row(s, f);
             }
             if *open {
-                s.push_str("| (other fields) | `additional_fields` | map of raw JSON | no | The document shows only part of this object's fields; the rest are kept here. |\n");
+                s.push_str("| (other fields) | `additional_fields` | map of raw JSON | no | Fields the spec does not name (the document shows only part of the object, or the service added them since) are kept here and sent back as set. |\n");
             }
         }
         TypeKind::Enum(values) => {
@@ -358,6 +358,40 @@ fn type_section(s: &mut String, t: &TypeIr) {
         }
         TypeKind::Alias(target) => {
             let _ = writeln!(s, "Same as {}.", type_doc(target));
+        }
+        TypeKind::Union(u) => {
+            match &u.discriminator {
+                Some(d) => {
+                    let _ = writeln!(
+                        s,
+                        "One of these types, chosen by the string in the field {}; each carries that field itself.\n",
+                        code(d)
+                    );
+                    s.push_str(
+                        "| Value of the field | Rust | Type | Description |\n|---|---|---|---|\n",
+                    );
+                }
+                None => {
+                    s.push_str(
+                        "One of these types: the first, in this order, that decodes the value.\n\n",
+                    );
+                    s.push_str("| Order | Rust | Type | Description |\n|---|---|---|---|\n");
+                }
+            }
+            for (i, v) in u.variants.iter().enumerate() {
+                let first = match &v.tag {
+                    Some(tag) => code_cell(tag),
+                    None => (i + 1).to_string(),
+                };
+                let _ = writeln!(
+                    s,
+                    "| {first} | `{}` | {} | {} |",
+                    v.rust,
+                    type_doc(&v.ty),
+                    v.description.as_deref().map(prose).unwrap_or_default()
+                );
+            }
+            s.push_str("| (any other) | `Unknown` | raw JSON | kept as received and sent back unchanged |\n");
         }
         TypeKind::NotShown(note) => {
             let _ = writeln!(
@@ -383,8 +417,8 @@ fn field_row(s: &mut String, f: &FieldIr) {
     if let Some(d) = &f.deprecated {
         let _ = write!(desc, " Deprecated: {}.", prose(d));
     }
-    if !matches!(f.provenance, Provenance::Documented) {
-        let _ = write!(desc, " Provenance: {}.", prov(&f.provenance));
+    if let Some(p) = f.stated_provenance() {
+        let _ = write!(desc, " Provenance: {}.", prov(p));
     }
     let _ = writeln!(
         s,

@@ -127,7 +127,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions};
+        pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, MissingField, Multipart, RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions};
 
         #(#mods)*
 
@@ -383,7 +383,7 @@ pub fn area_file(api: &ApiIr, area: &AreaIr, examples: Option<&str>) -> TokenStr
         }
     }
     let docs = inner_doc(&lines);
-    let types = area.types.iter().map(|t| emit_type(t, &area.name));
+    let types = area.types.iter().map(|t| emit_type(t, &area.name, api));
     let generated: Vec<_> = area
         .operations
         .iter()

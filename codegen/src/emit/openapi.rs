@@ -11,7 +11,7 @@ use super::describe::{self, Style};
 use super::text::PREAMBLE;
 use crate::ir::{
     ApiIr, AreaIr, AuthKind, BodyIr, BodyKind, FieldIr, Ir, Lifecycle, OpIr, ParamIr, Provenance,
-    ResponseIr, ResponseKind, TypeIr, TypeKind, TypeRef, VersionIr,
+    ResponseIr, ResponseKind, TypeIr, TypeKind, TypeRef, UnionIr, VersionIr,
 };
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
@@ -501,6 +501,13 @@ fn type_schema(t: &TypeIr) -> Obj {
             Obj::new().set("type", "string").set("enum", values)
         }
         TypeKind::Alias(target) => schema_of(target),
+        TypeKind::Union(u) => {
+            description.push_str(match u.discriminator {
+                Some(_) => "\n\nThe client keeps a value with another discriminator value, or none, as it is (forward compatible).",
+                None => "\n\nThe client takes the first variant, in this order, that decodes the value, and keeps a value none decodes as it is (forward compatible).",
+            });
+            union(u)
+        }
         TypeKind::NotShown(note) => {
             description.push_str(&format!(
                 "\n\nThe document does not show this shape: {} Any JSON value.",
@@ -514,6 +521,34 @@ fn type_schema(t: &TypeIr) -> Obj {
         out.0.insert(k, v);
     }
     out.set("x-provenance", spec_provenance(&t.provenance))
+}
+
+/// `oneOf` the variant types, with the discriminator's mapping of values to types.
+fn union(u: &UnionIr) -> Obj {
+    let mut one_of: Vec<Value> = Vec::new();
+    for v in &u.variants {
+        let r: Value = reference(v.type_name()).into();
+        if !one_of.contains(&r) {
+            one_of.push(r);
+        }
+    }
+    let discriminator = u.discriminator.as_ref().map(|d| {
+        let mut mapping = Mapping::new();
+        for v in &u.variants {
+            if let Some(tag) = &v.tag {
+                mapping.insert(
+                    tag.as_str().into(),
+                    format!("#/components/schemas/{}", v.type_name()).into(),
+                );
+            }
+        }
+        Obj::new()
+            .set("propertyName", d.as_str())
+            .set("mapping", mapping)
+    });
+    Obj::new()
+        .set("oneOf", one_of)
+        .opt("discriminator", discriminator)
 }
 
 fn object(fields: &[FieldIr], open: bool) -> Obj {
@@ -545,7 +580,7 @@ fn field(f: &FieldIr) -> Obj {
         .opt("x-deprecation", f.deprecated.as_deref().map(str::trim))
         .when(f.secret && !has_format, "format", "password")
         .when(
-            !matches!(f.provenance, Provenance::Documented),
+            f.stated_provenance().is_some(),
             "x-provenance",
             spec_provenance(&f.provenance),
         )

@@ -1,8 +1,12 @@
-//! Models: structs with `new`, forward-compatible enums, aliases and raw JSON shapes.
+//! Models: structs with `new` (or a builder), forward-compatible enums and unions, aliases and
+//! raw JSON shapes.
 
 use super::describe::provenance_line;
 use super::text::{code, doc, ident, prose, rust_type, type_doc};
-use crate::ir::{FieldIr, TypeIr, TypeKind, VariantIr};
+use crate::ir::{
+    self, ApiIr, FieldIr, TypeIr, TypeKind, TypeRef, UnionIr, UnionVariantIr, VariantIr,
+};
+use crate::names::Unique;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -36,8 +40,8 @@ pub const RESERVED_TYPE_NAMES: &[&str] = &[
     "Vec",
 ];
 
-/// The items of one named type.
-pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
+/// The items of one named type of `api`.
+pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TokenStream {
     let mut lines = vec![prose(&t.description)];
     if let Some(origin) = &t.origin {
         lines.push(String::new());
@@ -52,6 +56,7 @@ pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
     match &t.kind {
         TypeKind::Object(fields, open) => object(&name, &mut lines, fields, *open, area),
         TypeKind::Enum(variants) => enumeration(&name, &mut lines, variants),
+        TypeKind::Union(u) => union(&t.name, &mut lines, u, area, api),
         TypeKind::Alias(target) => {
             let docs = doc(&lines);
             let target = rust_type(target, area);
@@ -98,7 +103,12 @@ fn object(
         .iter()
         .filter(|f| !f.required || f.nullable)
         .collect();
+    let builder = ir::uses_builder(fields);
     lines.push(match (defaultable, optional.is_empty()) {
+        _ if builder => format!(
+            "Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the {} required fields is not set.",
+            ir::new_arguments(fields).len()
+        ),
         (true, true) => "Build one with `new()` (or `Default`).".to_owned(),
         (true, false) => {
             "Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need."
@@ -129,10 +139,29 @@ fn object(
         let docs = doc(&field_doc(f));
         quote!(#docs #serde pub #fname: #ty,)
     });
-    let required: Vec<&FieldIr> = fields
-        .iter()
-        .filter(|f| f.required && !f.nullable)
-        .collect();
+    let (open_def, open_init) = if open {
+        (
+            quote! {
+                /// Fields the document does not show, kept as received and sent as set.
+                #[serde(flatten)]
+                pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+            },
+            quote!(additional_fields: std::collections::BTreeMap::new()),
+        )
+    } else {
+        (quote!(), quote!())
+    };
+    let derives = quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, #derive_default serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct #name { #(#defs)* #open_def }
+    };
+    if builder {
+        let builder = model_builder(name, fields, open_init, area);
+        return quote!(#derives #builder);
+    }
+    let required = ir::new_arguments(fields);
     let args = required.iter().map(|f| {
         let n = ident(&f.rust);
         let ty = field_type(f, area);
@@ -147,19 +176,6 @@ fn object(
         }
     });
     let setters = setters(&optional, fields, area);
-    let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
-    let (open_def, open_init) = if open {
-        (
-            quote! {
-                /// Fields the document does not show, kept as received and sent as set.
-                #[serde(flatten)]
-                pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-            },
-            quote!(additional_fields: std::collections::BTreeMap::new()),
-        )
-    } else {
-        (quote!(), quote!())
-    };
     let comma = (open && !fields.is_empty()).then(|| quote!(,));
     let new_doc = doc(&[if required.is_empty() {
         "Creates a value with every field empty.".to_owned()
@@ -167,14 +183,10 @@ fn object(
         "Creates a value from the required fields; optional fields start empty.".to_owned()
     }]);
     quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, #derive_default serde::Serialize, serde::Deserialize)]
-        #[non_exhaustive]
-        pub struct #name { #(#defs)* #open_def }
+        #derives
 
         impl #name {
             #new_doc
-            #many
             pub fn new(#(#args),*) -> Self {
                 Self { #(#inits),* #comma #open_init }
             }
@@ -184,25 +196,130 @@ fn object(
     }
 }
 
+/// The name of the `with_<field>` setter of an optional field of a model built with `new`.
+pub(super) fn with_setter(f: &FieldIr, fields: &[FieldIr]) -> String {
+    // `type_` gets `with_type`, unless another field is named `type`.
+    let short = f.rust.trim_end_matches('_');
+    let base = if short != f.rust && fields.iter().any(|g| g.rust == short) {
+        f.rust.as_str()
+    } else {
+        short
+    };
+    format!("with_{base}")
+}
+
+/// The setter names of a model builder, one per field in order: the field's Rust name, except
+/// that none may be `build`.
+pub(super) fn builder_setters(fields: &[FieldIr]) -> Vec<String> {
+    let mut unique = Unique::default();
+    unique.reserve("build");
+    for f in fields {
+        unique.reserve(&f.rust);
+    }
+    fields
+        .iter()
+        .map(|f| {
+            if f.rust == "build" {
+                unique.claim("build_".to_owned(), "")
+            } else {
+                f.rust.clone()
+            }
+        })
+        .collect()
+}
+
+/// The type a setter takes (`impl Into<T>` of it): the field's type without its `Option`.
+fn setter_type(f: &FieldIr, area: &str) -> TokenStream {
+    if f.secret {
+        quote!(ruckus_one_runtime::Secret)
+    } else {
+        rust_type(&f.ty, area)
+    }
+}
+
+/// `<Name>Builder` and `Name::builder()`: for models with more required fields than `new`
+/// takes as arguments.
+fn model_builder(
+    name: &proc_macro2::Ident,
+    fields: &[FieldIr],
+    open_init: TokenStream,
+    area: &str,
+) -> TokenStream {
+    let builder = ident(&format!("{name}Builder"));
+    let model = name.to_string();
+    let defs = fields.iter().map(|f| {
+        let n = ident(&f.rust);
+        let ty = setter_type(f, area);
+        quote!(#n: Option<#ty>,)
+    });
+    let setters = fields
+        .iter()
+        .zip(builder_setters(fields))
+        .map(|(f, method)| {
+            let n = ident(&f.rust);
+            let method = ident(&method);
+            let ty = setter_type(f, area);
+            let what = if f.required && !f.nullable {
+                "required"
+            } else {
+                "optional"
+            };
+            let d = doc(&[format!("Sets {} ({what}).", code(&f.wire))]);
+            quote! {
+                #d
+                pub fn #method(mut self, value: impl Into<#ty>) -> Self {
+                    self.#n = Some(value.into());
+                    self
+                }
+            }
+        });
+    let inits = fields.iter().map(|f| {
+        let n = ident(&f.rust);
+        if f.required && !f.nullable {
+            let wire = &f.wire;
+            quote!(#n: self.#n.ok_or(ruckus_one_runtime::MissingField::new(#model, #wire))?)
+        } else {
+            quote!(#n: self.#n)
+        }
+    });
+    let comma = (!open_init.is_empty() && !fields.is_empty()).then(|| quote!(,));
+    let builder_doc = doc(&[
+        format!("Builder of [`{model}`]: set its fields, then call `build`."),
+        String::new(),
+        format!("Start one with `{model}::builder()`."),
+    ]);
+    quote! {
+        impl #name {
+            /// Starts a builder: one setter per field, then `build`.
+            pub fn builder() -> #builder {
+                <#builder as Default>::default()
+            }
+        }
+
+        #builder_doc
+        #[derive(Debug, Clone, Default)]
+        #[must_use = "a builder does nothing until `build` is called"]
+        pub struct #builder { #(#defs)* }
+
+        impl #builder {
+            #(#setters)*
+
+            /// The value, or an error naming the first required field that is not set.
+            pub fn build(self) -> Result<#name, ruckus_one_runtime::MissingField> {
+                Ok(#name { #(#inits),* #comma #open_init })
+            }
+        }
+    }
+}
+
 /// `with_<field>(value)` for each optional field: sets it to `Some(value.into())`.
 fn setters(optional: &[&FieldIr], fields: &[FieldIr], area: &str) -> Vec<TokenStream> {
     optional
         .iter()
         .map(|f| {
-            // `type_` gets `with_type`, unless another field is named `type`.
-            let short = f.rust.trim_end_matches('_');
-            let base = if short != f.rust && fields.iter().any(|g| g.rust == short) {
-                f.rust.as_str()
-            } else {
-                short
-            };
-            let method = ident(&format!("with_{base}"));
+            let method = ident(&with_setter(f, fields));
             let n = ident(&f.rust);
-            let ty = if f.secret {
-                quote!(ruckus_one_runtime::Secret)
-            } else {
-                rust_type(&f.ty, area)
-            };
+            let ty = setter_type(f, area);
             let d = doc(&[format!("Sets {}.", code(&f.wire))]);
             quote! {
                 #d
@@ -242,8 +359,8 @@ fn field_doc(f: &FieldIr) -> Vec<String> {
     if let Some(dep) = &f.deprecated {
         lines.push(format!("Deprecated: {}", prose(dep)));
     }
-    if !matches!(f.provenance, crate::ir::Provenance::Documented) {
-        lines.push(provenance_line(&f.provenance));
+    if let Some(p) = f.stated_provenance() {
+        lines.push(provenance_line(p));
     }
     lines
 }
@@ -330,6 +447,161 @@ fn enumeration(
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let s = <String as serde::Deserialize>::deserialize(deserializer)?;
                 Ok(Self::from(s.as_str()))
+            }
+        }
+    }
+}
+
+/// Whether a union variant's type is a type of its own (an object, enum or union), so the
+/// union can have a `From` of it; an alias or raw JSON could be the Rust type of another
+/// variant too.
+fn nominal(ty: &TypeRef, api: &ApiIr) -> bool {
+    let TypeRef::Named { name, area } = ty else {
+        return false;
+    };
+    api.areas
+        .iter()
+        .filter(|a| &a.name == area)
+        .flat_map(|a| &a.types)
+        .find(|t| &t.name == name)
+        .is_some_and(|t| {
+            matches!(
+                t.kind,
+                TypeKind::Object(..) | TypeKind::Enum(_) | TypeKind::Union(_)
+            )
+        })
+}
+
+fn union_variant_doc(v: &UnionVariantIr, u: &UnionIr, position: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(d) = &v.description {
+        lines.push(prose(d));
+        lines.push(String::new());
+    }
+    lines.push(match (&u.discriminator, &v.tag) {
+        (Some(d), Some(tag)) => format!(
+            "A {} value: chosen when the wire field {} is {}.",
+            code(v.type_name()),
+            code(d),
+            code(tag)
+        ),
+        _ => format!(
+            "A {} value: chosen when the value decodes as one ({}).",
+            code(v.type_name()),
+            if position == 0 {
+                "tried first"
+            } else {
+                "tried after the variants above"
+            }
+        ),
+    });
+    lines
+}
+
+/// A union: an enum with a variant per type and `Unknown` for anything else, serialized as
+/// the variant's own value.
+fn union(
+    type_name: &str,
+    lines: &mut Vec<String>,
+    u: &UnionIr,
+    area: &str,
+    api: &ApiIr,
+) -> TokenStream {
+    let name = ident(type_name);
+    lines.push(String::new());
+    lines.push(match &u.discriminator {
+        Some(d) => format!(
+            "One of {} types, chosen by the string in the wire field {}. Forward compatible: a value with another {d} (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose {d} names a variant but does not decode as its type is an error.",
+            u.variants.len(),
+            code(d),
+            d = code(d),
+        ),
+        None => format!(
+            "One of {} types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.",
+            u.variants.len()
+        ),
+    });
+    lines.push(String::new());
+    lines.push(
+        "Each variant is serialized as its own value (the variant types carry any discriminator field themselves).".into(),
+    );
+    let docs = doc(lines);
+    let defs = u.variants.iter().enumerate().map(|(i, v)| {
+        let n = ident(&v.rust);
+        let ty = rust_type(&v.ty, area);
+        let d = doc(&union_variant_doc(v, u, i));
+        quote!(#d #n(#ty),)
+    });
+    let ser = u.variants.iter().map(|v| {
+        let n = ident(&v.rust);
+        quote!(Self::#n(v) => serde::Serialize::serialize(v, serializer),)
+    });
+    let de = match &u.discriminator {
+        Some(d) => {
+            let arms = u.variants.iter().map(|v| {
+                let n = ident(&v.rust);
+                let tag = v.tag.as_deref().unwrap_or_default();
+                quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(value, #type_name, #tag)?),)
+            });
+            quote! {
+                Ok(match ruckus_one_runtime::union::tag(&value, #d) {
+                    #(#arms)*
+                    _ => Self::Unknown(value),
+                })
+            }
+        }
+        None => {
+            let tries = u.variants.iter().map(|v| {
+                let n = ident(&v.rust);
+                quote! {
+                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        return Ok(Self::#n(v));
+                    }
+                }
+            });
+            quote!(#(#tries)* Ok(Self::Unknown(value)))
+        }
+    };
+    let froms = u
+        .variants
+        .iter()
+        .filter(|v| nominal(&v.ty, api) && u.variants.iter().filter(|w| w.ty == v.ty).count() == 1);
+    let froms = froms.map(|v| {
+        let n = ident(&v.rust);
+        let ty = rust_type(&v.ty, area);
+        quote! {
+            impl From<#ty> for #name {
+                fn from(value: #ty) -> Self {
+                    Self::#n(value)
+                }
+            }
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#defs)*
+            /// A value that matches no variant, kept as received and sent back unchanged.
+            Unknown(serde_json::Value),
+        }
+
+        #(#froms)*
+
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(#ser)*
+                    Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+                }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                #de
             }
         }
     }

@@ -39,7 +39,46 @@ impl Validator {
         self.check_namespace(areas, files, ctx);
         self.check_parameter_types(areas, files);
         self.check_pagination_items(areas, files);
+        self.check_union_tags(areas, files);
         self.check_recursion(areas, files);
+    }
+
+    /// Each variant of a union with a discriminator is an object that declares the
+    /// discriminator field, as a string or as an enum holding the variant's value: the variant
+    /// type then carries the tag itself, so a decoded value is sent back as it came.
+    fn check_union_tags(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
+        for ((file, _), area) in files.iter().zip(areas) {
+            for t in &area.types {
+                let TypeKind::Union(u) = &t.kind else {
+                    continue;
+                };
+                let Some(d) = &u.discriminator else {
+                    continue;
+                };
+                let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+                for v in &u.variants {
+                    let name = v.type_name();
+                    let nth = seen.entry(name).or_default();
+                    *nth += 1;
+                    let tag = v.tag.as_deref().unwrap_or_default();
+                    if carries_tag(areas, name, d, tag) {
+                        continue;
+                    }
+                    let anchors = [
+                        "types:",
+                        &format!("name: {}", t.name),
+                        "union:",
+                        "variants:",
+                        &format!("type: {name}"),
+                    ];
+                    self.diags.push_with(|| file.diag_nth(
+                        &anchors,
+                        *nth,
+                        format!("variant type `{name}` of union `{}` must be an object with the discriminator field `{d}` (a string, or an enum with the value `{tag}`)", t.name),
+                    ));
+                }
+            }
+        }
     }
 
     /// Same method and path twice is a curation mistake unless the operations offer
@@ -154,6 +193,24 @@ impl Validator {
     }
 }
 
+/// Whether the named type `name` is an object whose field `field` can hold the string `tag`.
+fn carries_tag(areas: &[AreaIr], name: &str, field: &str, tag: &str) -> bool {
+    let Some(TypeKind::Object(fields, _)) = find_type(areas, name).map(|t| &t.kind) else {
+        return false;
+    };
+    let Some(f) = fields.iter().find(|f| f.wire == field) else {
+        return false;
+    };
+    match &f.ty {
+        TypeRef::String => !f.secret,
+        TypeRef::Named { name, .. } => matches!(
+            find_type(areas, name).map(|t| &t.kind),
+            Some(TypeKind::Enum(values)) if values.iter().any(|v| v.wire == tag)
+        ),
+        _ => false,
+    }
+}
+
 /// The other areas whose types `area`'s types and operations refer to, sorted.
 pub(super) fn area_uses(area: &str, types: &[TypeIr], ops: &[OpIr]) -> Vec<String> {
     fn walk(t: &TypeRef, out: &mut BTreeSet<String>) {
@@ -170,7 +227,8 @@ pub(super) fn area_uses(area: &str, types: &[TypeIr], ops: &[OpIr]) -> Vec<Strin
         match &t.kind {
             TypeKind::Object(fields, _) => fields.iter().for_each(|f| walk(&f.ty, &mut out)),
             TypeKind::Alias(a) => walk(a, &mut out),
-            _ => {}
+            TypeKind::Union(u) => u.variants.iter().for_each(|v| walk(&v.ty, &mut out)),
+            TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
         }
     }
     for o in ops.iter().filter(|o| o.is_generated()) {

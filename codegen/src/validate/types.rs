@@ -3,7 +3,9 @@
 
 use super::rules::{constraints, wire_text};
 use super::{ApiCtx, At, Validator};
-use crate::ir::{FieldIr, Provenance, TypeIr, TypeKind, TypeRef, VariantIr};
+use crate::ir::{
+    FieldIr, Provenance, TypeIr, TypeKind, TypeRef, UnionIr, UnionVariantIr, VariantIr,
+};
 use crate::names::{self, Unique};
 use crate::source::SourceFile;
 use crate::spec;
@@ -37,17 +39,19 @@ impl Validator {
             t.values.is_some(),
             t.alias.is_some(),
             t.not_shown.is_some(),
+            t.union.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
             self.err(
                 at,
                 format!(
-                    "type `{}` needs exactly one of `fields`, `values`, `alias` or `not_shown`",
+                    "type `{}` needs exactly one of `fields`, `values`, `alias`, `not_shown` or `union`",
                     t.name
                 ),
             );
             return None;
         }
+
         let kind = if let Some(fields) = &t.fields {
             let mut out = self.fields(fields, at, ctx, &t.name, inl);
             // A field without its own provenance has its type's.
@@ -57,11 +61,14 @@ impl Validator {
                     .any(|s| s.name == f.wire && s.provenance.is_none())
                 {
                     f.provenance = provenance.clone();
+                    f.inherited = true;
                 }
             }
             TypeKind::Object(out, t.open)
         } else if let Some(values) = &t.values {
             TypeKind::Enum(self.variants(values, at, &t.name))
+        } else if let Some(union) = &t.union {
+            TypeKind::Union(self.union(union, &at.with(&["union:"]), ctx, &t.name))
         } else if let Some(alias) = &t.alias {
             let name = format!("{}Item", t.name);
             TypeKind::Alias(self.type_ref(alias, &at.with(&["alias:"]), ctx, &name, inl)?)
@@ -134,6 +141,7 @@ impl Validator {
                 nullable: f.nullable,
                 description: f.description.clone(),
                 provenance,
+                inherited: false,
                 secret: f.secret,
                 constraints: constraints(&f.constraints),
                 deprecated: f.deprecated.clone(),
@@ -189,6 +197,157 @@ impl Validator {
             });
         }
         out
+    }
+
+    /// A union's discriminator and variants. Whether each variant type carries the
+    /// discriminator is checked once every type is resolved ([`super::cross`]).
+    fn union(&mut self, u: &spec::Union, at: &At<'_>, ctx: &ApiCtx, parent: &str) -> UnionIr {
+        if let Some(d) = &u.discriminator
+            && let Err(msg) = wire_text(d, "discriminator")
+        {
+            self.err(&at.with(&["discriminator:"]), msg);
+        }
+        if u.variants.is_empty() {
+            self.err(at, format!("union `{parent}` has no variants"));
+        }
+        let mut variants = Vec::new();
+        let mut tags: BTreeMap<String, usize> = BTreeMap::new();
+        let mut rust_names = BTreeSet::new();
+        let mut seen_types: BTreeMap<&str, usize> = BTreeMap::new();
+        for v in &u.variants {
+            let nth = seen_types.entry(v.ty.as_str()).or_default();
+            *nth += 1;
+            let vat = at
+                .with(&["variants:", &format!("type: {}", v.ty)])
+                .nth(*nth);
+            let name = v.ty.trim();
+            let builtin = matches!(
+                name,
+                "string"
+                    | "integer"
+                    | "int64"
+                    | "int32"
+                    | "number"
+                    | "boolean"
+                    | "json"
+                    | "not_shown"
+            ) || name.contains('<');
+            let ty = if builtin {
+                self.err(
+                    &vat,
+                    format!(
+                        "variant type `{name}` of union `{parent}` must be a named type of the API"
+                    ),
+                );
+                None
+            } else if name == parent {
+                self.err(&vat, format!("union `{parent}` may not contain itself"));
+                None
+            } else {
+                match ctx.types.get(name) {
+                    Some(area) => Some(TypeRef::Named {
+                        name: name.to_owned(),
+                        area: area.clone(),
+                    }),
+                    None => {
+                        self.err(&vat, format!("unknown type `{name}`"));
+                        None
+                    }
+                }
+            };
+            let tag = match (&u.discriminator, &v.value) {
+                (Some(d), None) => {
+                    self.err(
+                        &vat,
+                        format!("variant `{name}` of union `{parent}` needs a `value`: the value of `{d}` that selects it"),
+                    );
+                    None
+                }
+                (None, Some(_)) => {
+                    self.err(
+                        &vat.with(&["value:"]),
+                        format!("union `{parent}` has no `discriminator`, so its variants take no `value`"),
+                    );
+                    None
+                }
+                (Some(_), Some(value)) => {
+                    if let Err(msg) = wire_text(value, "discriminator value") {
+                        self.err(&vat.with(&["value:"]), msg);
+                        None
+                    } else if let Some(before) = tags.insert(value.clone(), 1).map(|n| n + 1) {
+                        tags.insert(value.clone(), before);
+                        self.err(
+                            &at.with(&["variants:", &format!("value: {value}")])
+                                .nth(before),
+                            format!("duplicate discriminator value `{value}` in union `{parent}`"),
+                        );
+                        None
+                    } else {
+                        Some(value.clone())
+                    }
+                }
+                (None, None) => None,
+            };
+            let rust = match (&v.name, &tag) {
+                (Some(n), _) => {
+                    if names::camel(n) != *n || !names::is_ident(n) {
+                        self.err(
+                            &vat.with(&["name:"]),
+                            format!("variant name `{n}` must be an UpperCamelCase Rust identifier"),
+                        );
+                        None
+                    } else {
+                        Some(n.clone())
+                    }
+                }
+                (None, Some(value)) => {
+                    let derived = names::variant(value);
+                    if derived.is_none() {
+                        self.err(
+                            &vat.with(&["value:"]),
+                            format!("discriminator value `{value}` cannot become a Rust variant name; give the variant a `name`"),
+                        );
+                    }
+                    derived
+                }
+                (None, None) => Some(name.to_owned()),
+            };
+            let Some(rust) = rust else {
+                continue;
+            };
+            let rust_at = if v.name.is_some() {
+                vat.with(&["name:"])
+            } else {
+                vat
+            };
+            if rust == "Unknown" {
+                self.err(
+                    &rust_at,
+                    format!("variant name `Unknown` of union `{parent}` is reserved for values that match no variant; give the variant another `name`"),
+                );
+                continue;
+            }
+            if !rust_names.insert(rust.clone()) {
+                self.err(
+                    &rust_at,
+                    format!("duplicate variant name `{rust}` in union `{parent}`; give the variant a `name`"),
+                );
+                continue;
+            }
+            let (Some(ty), true) = (ty, tag.is_some() == u.discriminator.is_some()) else {
+                continue;
+            };
+            variants.push(UnionVariantIr {
+                rust,
+                ty,
+                tag,
+                description: v.description.clone(),
+            });
+        }
+        UnionIr {
+            discriminator: u.discriminator.clone(),
+            variants,
+        }
     }
 
     /// Constraint names are shown as they are in docs: plain names only.
@@ -390,6 +549,7 @@ fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
     match &t.kind {
         TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty)),
         TypeKind::Alias(a) => direct(a),
-        _ => {}
+        TypeKind::Union(u) => u.variants.iter().for_each(|v| direct(&v.ty)),
+        TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
     }
 }

@@ -35,8 +35,8 @@
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest,
-    Region, Response, RetryPolicy, Secret, WaitOptions,
+    ApiError, Config, Credentials, Error, ErrorBody, Method, MissingField, Multipart,
+    RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions,
 };
 pub mod analytics;
 pub mod network;

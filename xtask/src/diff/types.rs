@@ -1,9 +1,11 @@
-//! Named types: matched by name within an API, then their fields (by wire name), enum values or
-//! alias targets compared.
+//! Named types: matched by name within an API, then their fields (by wire name), enum values,
+//! alias targets or union variants (by Rust name) compared.
 
 use super::api::Ctx;
 use super::change::Class;
-use ruckus_codegen::ir::{ApiIr, AreaIr, FieldIr, TypeIr, TypeKind, TypeRef, VariantIr};
+use ruckus_codegen::ir::{
+    self, ApiIr, AreaIr, FieldIr, TypeIr, TypeKind, TypeRef, UnionIr, VariantIr,
+};
 
 /// Whether two type references give the same Rust type (the area of a named type and the note
 /// of a shape that is not shown do not matter).
@@ -60,6 +62,7 @@ fn kind_name(k: &TypeKind) -> &'static str {
         TypeKind::Enum(_) => "enum",
         TypeKind::Alias(_) => "alias",
         TypeKind::NotShown(_) => "raw JSON (shape not shown)",
+        TypeKind::Union(_) => "union",
     }
 }
 
@@ -84,6 +87,7 @@ fn one(cx: &mut Ctx, (oa, t): (&AreaIr, &TypeIr), (na, u): (&AreaIr, &TypeIr)) {
             }
         }
         (TypeKind::NotShown(_), TypeKind::NotShown(_)) => {}
+        (TypeKind::Union(a), TypeKind::Union(b)) => union(cx, area, &subject, a, b),
         (a, b) => {
             let detail = format!("{} → {}", kind_name(a), kind_name(b));
             cx.push(area, &subject, "type_kind_changed", Class::Breaking, detail);
@@ -111,9 +115,116 @@ fn open(cx: &mut Ctx, area: &str, subject: &str, a: bool, b: bool) {
     }
 }
 
-/// The fields that are arguments of `new`, in order.
+/// Union variants by Rust name: removing one breaks code that names it; an added one is
+/// compatible (the enum is `#[non_exhaustive]`); a variant whose type or discriminator value
+/// changes, a changed discriminator, or (without one) a new order in which variants are tried
+/// changes how values decode.
+fn union(cx: &mut Ctx, area: &str, subject: &str, a: &UnionIr, b: &UnionIr) {
+    if a.discriminator != b.discriminator {
+        let show = |d: &Option<String>| d.as_ref().map_or("none".to_owned(), |d| format!("`{d}`"));
+        let detail = format!(
+            "discriminator {} → {}",
+            show(&a.discriminator),
+            show(&b.discriminator)
+        );
+        cx.push(
+            area,
+            subject,
+            "union_discriminator_changed",
+            Class::Breaking,
+            detail,
+        );
+    }
+    for v in &a.variants {
+        let Some(w) = b.variants.iter().find(|w| w.rust == v.rust) else {
+            let detail = format!("variant `{}` ({}) removed", v.rust, show(&v.ty));
+            cx.push(
+                area,
+                subject,
+                "union_variant_removed",
+                Class::Breaking,
+                detail,
+            );
+            continue;
+        };
+        if !same(&v.ty, &w.ty) {
+            let detail = format!(
+                "variant `{}`: type {} → {}",
+                v.rust,
+                show(&v.ty),
+                show(&w.ty)
+            );
+            cx.push(
+                area,
+                subject,
+                "union_variant_type_changed",
+                Class::Breaking,
+                detail,
+            );
+        }
+        if v.tag != w.tag && a.discriminator.is_some() && b.discriminator.is_some() {
+            let tag = |t: &Option<String>| t.clone().unwrap_or_default();
+            let detail = format!(
+                "variant `{}`: discriminator value `{}` → `{}`",
+                v.rust,
+                tag(&v.tag),
+                tag(&w.tag)
+            );
+            cx.push(
+                area,
+                subject,
+                "union_variant_value_changed",
+                Class::Breaking,
+                detail,
+            );
+        }
+    }
+    for w in b
+        .variants
+        .iter()
+        .filter(|w| !a.variants.iter().any(|v| v.rust == w.rust))
+    {
+        let detail = format!("variant `{}` ({}) added", w.rust, show(&w.ty));
+        cx.push(
+            area,
+            subject,
+            "union_variant_added",
+            Class::Compatible,
+            detail,
+        );
+    }
+    if a.discriminator.is_none() && b.discriminator.is_none() {
+        let order = |x: &UnionIr, y: &UnionIr| -> Vec<String> {
+            x.variants
+                .iter()
+                .filter(|v| y.variants.iter().any(|w| w.rust == v.rust))
+                .map(|v| v.rust.clone())
+                .collect()
+        };
+        let (before, after) = (order(a, b), order(b, a));
+        if before != after {
+            let detail = format!(
+                "order in which variants are tried ({}) → ({})",
+                before.join(", "),
+                after.join(", ")
+            );
+            cx.push(
+                area,
+                subject,
+                "union_variant_order_changed",
+                Class::Breaking,
+                detail,
+            );
+        }
+    }
+}
+
+/// The fields that are arguments of `new`, in order (none when the model has a builder).
 fn arguments(fs: &[FieldIr]) -> Vec<&FieldIr> {
-    fs.iter().filter(|f| f.required && !f.nullable).collect()
+    if ir::uses_builder(fs) {
+        return Vec::new();
+    }
+    ir::new_arguments(fs)
 }
 
 fn fields(cx: &mut Ctx, area: &str, subject: &str, fs: &[FieldIr], gs: &[FieldIr]) {
@@ -126,8 +237,27 @@ fn fields(cx: &mut Ctx, area: &str, subject: &str, fs: &[FieldIr], gs: &[FieldIr
             }
         }
     }
+    if ir::uses_builder(fs) != ir::uses_builder(gs) {
+        let detail = if ir::uses_builder(gs) {
+            "built with `builder()` instead of `new(...)` (more than 3 required fields)"
+        } else {
+            "built with `new(...)` instead of `builder()` (at most 3 required fields)"
+        };
+        cx.push(
+            area,
+            subject,
+            "constructor_changed",
+            Class::Breaking,
+            detail,
+        );
+    }
     for g in gs.iter().filter(|g| !fs.iter().any(|f| f.wire == g.wire)) {
-        let (class, how) = if g.required && !g.nullable {
+        let (class, how) = if g.required && !g.nullable && ir::uses_builder(gs) {
+            (
+                Class::Breaking,
+                "added as required (`build` fails without it)",
+            )
+        } else if g.required && !g.nullable {
             (
                 Class::Breaking,
                 "added as required (a new argument of `new`)",

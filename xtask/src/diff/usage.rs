@@ -6,7 +6,7 @@ use ruckus_codegen::ir::{ApiIr, TypeIr, TypeKind, TypeRef};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The named types of one API reachable from requests and from responses (generated operations
-/// only), through fields, aliases, arrays and maps.
+/// only), through fields, aliases, union variants, arrays and maps.
 #[derive(Debug, Default)]
 pub struct Usage {
     pub request: BTreeSet<String>,
@@ -77,7 +77,12 @@ fn closure<'t>(mut todo: Vec<&'t str>, types: &BTreeMap<&str, &'t TypeIr>) -> BT
                 }
             }
             Some(TypeKind::Alias(target)) => names(target, &mut todo),
-            _ => {}
+            Some(TypeKind::Union(u)) => {
+                for v in &u.variants {
+                    names(&v.ty, &mut todo);
+                }
+            }
+            Some(TypeKind::Enum(_) | TypeKind::NotShown(_)) | None => {}
         }
     }
     seen

@@ -62,6 +62,8 @@ pub struct Converter<'a> {
     reconciled: BTreeSet<(String, String)>,
     /// The named schemas being converted, innermost last.
     schemas: Vec<String>,
+    /// The description operation whose bodies are being converted (`operationId`).
+    operation: String,
     pub drafts: BTreeMap<String, Draft>,
     /// Fields the descriptions add to the spec's own types, by type.
     pub additions: BTreeMap<String, Vec<DraftField>>,
@@ -92,11 +94,17 @@ impl<'a> Converter<'a> {
             by_source: imported,
             reconciled: BTreeSet::new(),
             schemas: Vec::new(),
+            operation: String::new(),
             drafts: BTreeMap::new(),
             additions: BTreeMap::new(),
             depth: 0,
             version: String::new(),
         }
+    }
+
+    /// Sets the description operation whose bodies are being converted.
+    pub fn set_operation(&mut self, operation_id: &str) {
+        self.operation = operation_id.to_owned();
     }
 
     /// Sets the version whose bodies are being converted (`""` for the default one).
@@ -146,25 +154,20 @@ impl<'a> Converter<'a> {
         if super::GENERIC_RESPONSES.contains(&ty) {
             return;
         }
-        match ref_name(s) {
+        let Some(raw) = ref_name(s) else { return };
+        if !self.from_import.contains(ty) {
             // A hand-written type learns only from a schema of its own name.
-            Some(raw) if !self.from_import.contains(ty) => {
-                if naming::clean(raw).name == ty {
-                    let s = resolve(doc, s);
-                    self.reconcile(ty, file, s);
-                }
+            if naming::clean(raw).name == ty {
+                let s = resolve(doc, s);
+                self.reconcile(ty, file, s);
             }
-            Some(raw) => {
-                if self
-                    .by_source
-                    .get(&(file.to_owned(), raw.to_owned()))
-                    .map(String::as_str)
-                    == Some(ty)
-                {
-                    self.named(file, raw);
-                }
-            }
-            None => {}
+        } else if self
+            .by_source
+            .get(&(file.to_owned(), raw.to_owned()))
+            .map(String::as_str)
+            == Some(ty)
+        {
+            self.named(file, raw);
         }
     }
 
@@ -468,7 +471,7 @@ impl<'a> Converter<'a> {
         } else {
             match self.schemas.last() {
                 Some(schema) => format!("{file} {schema} (inline)"),
-                None => format!("{file} (inline body schema)"),
+                None => format!("{file} {} (inline body schema)", self.operation),
             }
         };
         self.drafts.insert(

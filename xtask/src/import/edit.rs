@@ -56,7 +56,10 @@ pub fn render_type(d: &Draft) -> String {
         Kind::Union {
             discriminator: Some(field),
             ..
-        } => format!("{human}: one of several kinds, told apart by the `{field}` field."),
+        } => format!(
+            "{human}: one of several kinds, told apart by the `{field}` field (its values as the \
+             description's discriminator maps them; without a mapping, the variant schemas' names)."
+        ),
         Kind::Union { .. } => format!("{human}: one of several shapes."),
     };
     let mut out = format!(

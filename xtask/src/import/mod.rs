@@ -181,6 +181,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let request_schemas = d.get("requestBody").map(|b| desc::resolve(&docs[file], b));
             let response_schemas = success(&docs[file], d, op.response_raw);
             let groups = version_groups(op, request_schemas, response_schemas);
+            conv.set_operation(d.get("operationId").and_then(Value::as_str).unwrap_or("-"));
             let mut default_types = None;
             for (n, group) in groups.iter().enumerate() {
                 let id = match n {

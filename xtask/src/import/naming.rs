@@ -34,6 +34,18 @@ pub fn clean(raw: &str) -> Clean {
         }
     }
     let mut name = kept.join("_").to_upper_camel_case();
+    // Spring HATEOAS wrappers: `EntityModelUnit` is a unit (with links), `PagedModelX` a page.
+    let mut suffix = "";
+    for (prefix, then) in [("PagedModel", "Page"), ("CollectionModel", "List")] {
+        if let Some(rest) = name.strip_prefix(prefix).filter(|r| !r.is_empty()) {
+            name = rest.to_owned();
+            suffix = then;
+        }
+    }
+    if let Some(rest) = name.strip_prefix("EntityModel").filter(|r| !r.is_empty()) {
+        name = rest.to_owned();
+    }
+    name.push_str(suffix);
     // A version glued to the name (`VenueV1`).
     if version.is_empty() {
         if let Some(pos) = name.rfind('V') {
@@ -117,6 +129,11 @@ mod tests {
         );
         assert_eq!(c("Dto"), ("Dto".into(), String::new()));
         assert_eq!(c("V2"), ("SchemaV2".into(), String::new()));
+        assert_eq!(c("EntityModelUnit"), ("Unit".into(), String::new()));
+        assert_eq!(
+            c("PagedModelEntityModelUnit"),
+            ("UnitPage".into(), String::new())
+        );
     }
 
     #[test]

@@ -38,6 +38,9 @@ pub struct ApplicationToken {
     /// Wire name `accessTokenTtl`; `integer`; optional.
     #[serde(rename = "accessTokenTtl", default, skip_serializing_if = "Option::is_none")]
     pub access_token_ttl: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ApplicationToken {
     /// Creates a value with every field empty.
@@ -48,6 +51,7 @@ impl ApplicationToken {
             client_id: None,
             client_secret: None,
             access_token_ttl: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.

@@ -23,6 +23,9 @@ pub struct ErrorBody {
     /// Wire name `requestId`; `string`; optional.
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ErrorBody {
     /// Creates a value with every field empty.
@@ -30,6 +33,7 @@ impl ErrorBody {
         Self {
             errors: None,
             request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `errors`.
@@ -56,11 +60,17 @@ pub struct ErrorMessage {
     /// Wire name `message`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ErrorMessage {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { message: None }
+        Self {
+            message: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `message`.
     pub fn with_message(mut self, value: impl Into<String>) -> Self {
@@ -86,11 +96,18 @@ pub struct NodePathElement {
     /// Wire name `name`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl NodePathElement {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { type_: None, name: None }
+        Self {
+            type_: None,
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `type`.
     pub fn with_type(mut self, value: impl Into<String>) -> Self {

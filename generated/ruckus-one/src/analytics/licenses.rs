@@ -57,6 +57,9 @@ pub struct License {
     /// Wire name `orphanedAPs`; `array<OrphanedAp>`; optional.
     #[serde(rename = "orphanedAPs", default, skip_serializing_if = "Option::is_none")]
     pub orphaned_a_ps: Option<Vec<OrphanedAp>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl License {
     /// Creates a value with every field empty.
@@ -70,6 +73,7 @@ impl License {
             within_grace_period: None,
             assignments: None,
             orphaned_a_ps: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `licenseId`.
@@ -136,6 +140,9 @@ pub struct LicenseAssignment {
     /// Wire name `apMacList`; `array<string>`; optional.
     #[serde(rename = "apMacList", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac_list: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LicenseAssignment {
     /// Creates a value with every field empty.
@@ -144,6 +151,7 @@ impl LicenseAssignment {
             device_id: None,
             device_name: None,
             ap_mac_list: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `deviceId`.
@@ -185,6 +193,9 @@ pub struct OrphanedAp {
     /// Wire name `apMac`; `string`; optional.
     #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl OrphanedAp {
     /// Creates a value with every field empty.
@@ -193,6 +204,7 @@ impl OrphanedAp {
             device_id: None,
             device_name: None,
             ap_mac: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `deviceId`.
@@ -239,6 +251,9 @@ pub struct LicenseUpdateResult {
     /// Wire name `assignments`; `array<LicenseAssignment>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<LicenseAssignment>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LicenseUpdateResult {
     /// Creates a value with every field empty.
@@ -248,6 +263,7 @@ impl LicenseUpdateResult {
             count: None,
             used: None,
             assignments: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `licenseId`.
@@ -367,11 +383,18 @@ pub struct LicenseHierarchy {
     /// Wire name `aps`; `array<LicenseHierarchyAp>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aps: Option<Vec<LicenseHierarchyAp>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LicenseHierarchy {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { children: None, aps: None }
+        Self {
+            children: None,
+            aps: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `children`.
     pub fn with_children(
@@ -419,6 +442,9 @@ pub struct LicenseHierarchyChild {
         skip_serializing_if = "Option::is_none"
     )]
     pub licenses_assigned: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LicenseHierarchyChild {
     /// Creates a value with every field empty.
@@ -428,6 +454,7 @@ impl LicenseHierarchyChild {
             name: None,
             ap_count: None,
             licenses_assigned: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `type`.
@@ -484,6 +511,9 @@ pub struct LicenseHierarchyAp {
     /// Wire name `licenseId`; `integer`; optional.
     #[serde(rename = "licenseId", default, skip_serializing_if = "Option::is_none")]
     pub license_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LicenseHierarchyAp {
     /// Creates a value with every field empty.
@@ -494,6 +524,7 @@ impl LicenseHierarchyAp {
             device_id: None,
             device_name: None,
             license_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `apMac`.

@@ -58,6 +58,9 @@ pub struct OnboardedSystem {
     /// Wire name `deviceMetadata`; `OnboardedSystemMetadata`; optional.
     #[serde(rename = "deviceMetadata", default, skip_serializing_if = "Option::is_none")]
     pub device_metadata: Option<OnboardedSystemMetadata>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl OnboardedSystem {
     /// Creates a value with every field empty.
@@ -72,6 +75,7 @@ impl OnboardedSystem {
             status: None,
             can_delete: None,
             device_metadata: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `deviceId`.
@@ -155,6 +159,9 @@ pub struct OnboardedSystemMetadata {
     /// Wire name `onboarder`; `OnboardedSystemOnboarder`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onboarder: Option<OnboardedSystemOnboarder>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl OnboardedSystemMetadata {
     /// Creates a value with every field empty.
@@ -164,6 +171,7 @@ impl OnboardedSystemMetadata {
             cluster_name: None,
             controller_version: None,
             onboarder: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `serialNumber`.
@@ -210,6 +218,9 @@ pub struct OnboardedSystemOnboarder {
     /// Wire name `tenantName`; `string`; optional.
     #[serde(rename = "tenantName", default, skip_serializing_if = "Option::is_none")]
     pub tenant_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl OnboardedSystemOnboarder {
     /// Creates a value with every field empty.
@@ -218,6 +229,7 @@ impl OnboardedSystemOnboarder {
             user_id: None,
             tenant_id: None,
             tenant_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `userId`.

@@ -41,6 +41,9 @@ pub struct ResourceGroup {
     /// Wire name `tenantId`; `string`; optional.
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ResourceGroup {
     /// Creates a value from the required fields; optional fields start empty.
@@ -52,6 +55,7 @@ impl ResourceGroup {
             filter,
             is_default: None,
             tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -130,6 +134,9 @@ pub struct ResourceGroupFilter {
     /// Wire name `switchNodes`; `array<NodePath>`; required.
     #[serde(rename = "switchNodes")]
     pub switch_nodes: Vec<super::common::NodePath>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ResourceGroupFilter {
     /// Creates a value from the required fields; optional fields start empty.
@@ -140,6 +147,7 @@ impl ResourceGroupFilter {
         Self {
             network_nodes,
             switch_nodes,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -250,6 +258,9 @@ pub struct ResourceGroupFilterSearchResult {
         skip_serializing_if = "Option::is_none"
     )]
     pub id_to_system_name_mapping: Option<std::collections::BTreeMap<String, String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ResourceGroupFilterSearchResult {
     /// Creates a value with every field empty.
@@ -258,6 +269,7 @@ impl ResourceGroupFilterSearchResult {
             network_nodes: None,
             switch_nodes: None,
             id_to_system_name_mapping: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `networkNodes`.

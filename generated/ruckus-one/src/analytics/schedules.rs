@@ -360,7 +360,7 @@ pub type ScheduleFilter = serde_json::Value;
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CreateScheduleRequest {
@@ -414,46 +414,158 @@ pub struct CreateScheduleRequest {
     pub active: Option<bool>,
 }
 impl CreateScheduleRequest {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: String,
-        report_name: ReportName,
-        description: String,
-        frequency: ReportFrequency,
-        granularity: ReportGranularity,
-        format: ReportFormat,
-        timezone: String,
-        recipients: ScheduleRecipients,
-    ) -> Self {
-        Self {
-            name,
-            report_name,
-            description,
-            frequency,
-            granularity,
-            filter: None,
-            format,
-            timezone,
-            pdf_cover_page: None,
-            recipients,
-            active: None,
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> CreateScheduleRequestBuilder {
+        <CreateScheduleRequestBuilder as Default>::default()
     }
-    /// Sets `filter`.
-    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
+}
+/// Builder of [`CreateScheduleRequest`]: set its fields, then call `build`.
+///
+/// Start one with `CreateScheduleRequest::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct CreateScheduleRequestBuilder {
+    name: Option<String>,
+    report_name: Option<ReportName>,
+    description: Option<String>,
+    frequency: Option<ReportFrequency>,
+    granularity: Option<ReportGranularity>,
+    filter: Option<ScheduleFilter>,
+    format: Option<ReportFormat>,
+    timezone: Option<String>,
+    pdf_cover_page: Option<bool>,
+    recipients: Option<ScheduleRecipients>,
+    active: Option<bool>,
+}
+impl CreateScheduleRequestBuilder {
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reportName` (required).
+    pub fn report_name(mut self, value: impl Into<ReportName>) -> Self {
+        self.report_name = Some(value.into());
+        self
+    }
+    /// Sets `description` (required).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `frequency` (required).
+    pub fn frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
+        self.frequency = Some(value.into());
+        self
+    }
+    /// Sets `granularity` (required).
+    pub fn granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
+        self.granularity = Some(value.into());
+        self
+    }
+    /// Sets `filter` (optional).
+    pub fn filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
         self.filter = Some(value.into());
         self
     }
-    /// Sets `pdfCoverPage`.
-    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `format` (required).
+    pub fn format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone` (required).
+    pub fn timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage` (optional).
+    pub fn pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
         self.pdf_cover_page = Some(value.into());
         self
     }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `recipients` (required).
+    pub fn recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
+        self.recipients = Some(value.into());
+        self
+    }
+    /// Sets `active` (optional).
+    pub fn active(mut self, value: impl Into<bool>) -> Self {
         self.active = Some(value.into());
         self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<CreateScheduleRequest, ruckus_one_runtime::MissingField> {
+        Ok(CreateScheduleRequest {
+            name: self
+                .name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "name",
+                    ),
+                )?,
+            report_name: self
+                .report_name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "reportName",
+                    ),
+                )?,
+            description: self
+                .description
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "description",
+                    ),
+                )?,
+            frequency: self
+                .frequency
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "frequency",
+                    ),
+                )?,
+            granularity: self
+                .granularity
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "granularity",
+                    ),
+                )?,
+            filter: self.filter,
+            format: self
+                .format
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "format",
+                    ),
+                )?,
+            timezone: self
+                .timezone
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "timezone",
+                    ),
+                )?,
+            pdf_cover_page: self.pdf_cover_page,
+            recipients: self
+                .recipients
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "CreateScheduleRequest",
+                        "recipients",
+                    ),
+                )?,
+            active: self.active,
+        })
     }
 }
 /// Body of Update Schedule (the write shape, with `active`); every field is optional.
@@ -626,6 +738,9 @@ pub struct ScheduleCreated {
     /// Wire name `timezone`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleCreated {
     /// Creates a value with every field empty.
@@ -636,6 +751,7 @@ impl ScheduleCreated {
             name: None,
             format: None,
             timezone: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -732,6 +848,9 @@ pub struct ScheduleUpdated {
     /// Wire name `filter`; `ScheduleFilter`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<ScheduleFilter>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleUpdated {
     /// Creates a value with every field empty.
@@ -749,6 +868,7 @@ impl ScheduleUpdated {
             granularity: None,
             recipients: None,
             filter: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -890,6 +1010,9 @@ pub struct Schedule {
     /// Wire name `pdfCoverPage`; `boolean`; optional.
     #[serde(rename = "pdfCoverPage", default, skip_serializing_if = "Option::is_none")]
     pub pdf_cover_page: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl Schedule {
     /// Creates a value with every field empty.
@@ -909,6 +1032,7 @@ impl Schedule {
             status: None,
             is_active: None,
             pdf_cover_page: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -996,11 +1120,17 @@ pub struct ScheduleList {
     /// Provenance: inferred (the document says the result is an array of schedules without naming the item shape; the Get Schedule shape is assumed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<Schedule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleList {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { result: None }
+        Self {
+            result: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `result`.
     pub fn with_result(mut self, value: impl Into<Vec<Schedule>>) -> Self {
@@ -1040,11 +1170,17 @@ pub struct ScheduleBatchResult {
     /// Wire name `result`; raw JSON, shape not shown: The document gives `result` as an object without its fields.; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl ScheduleBatchResult {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { result: None }
+        Self {
+            result: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `result`.
     pub fn with_result(mut self, value: impl Into<serde_json::Value>) -> Self {

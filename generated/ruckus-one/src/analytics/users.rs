@@ -207,6 +207,9 @@ pub struct UserListItem {
     /// Wire name `invitation`; `UserInvitation`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invitation: Option<UserInvitation>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl UserListItem {
     /// Creates a value with every field empty.
@@ -223,6 +226,7 @@ impl UserListItem {
             resource_group_name: None,
             type_: None,
             invitation: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -299,6 +303,9 @@ pub struct UserInvitation {
     /// Wire name `inviterUser`; `InviterUser`; optional.
     #[serde(rename = "inviterUser", default, skip_serializing_if = "Option::is_none")]
     pub inviter_user: Option<InviterUser>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl UserInvitation {
     /// Creates a value with every field empty.
@@ -306,6 +313,7 @@ impl UserInvitation {
         Self {
             state: None,
             inviter_user: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `state`.
@@ -337,6 +345,9 @@ pub struct InviterUser {
     /// Wire name `lastName`; `string`; optional.
     #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl InviterUser {
     /// Creates a value with every field empty.
@@ -344,6 +355,7 @@ impl InviterUser {
         Self {
             first_name: None,
             last_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `firstName`.
@@ -409,6 +421,9 @@ pub struct User {
         skip_serializing_if = "Option::is_none"
     )]
     pub user_resource_mappings: Option<Vec<UserResourceMapping>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl User {
     /// Creates a value with every field empty.
@@ -422,6 +437,7 @@ impl User {
             is_support: None,
             preferences: None,
             user_resource_mappings: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -487,6 +503,9 @@ pub struct UserResourceMapping {
     /// Wire name `resourceGroup`; `ResourceGroup`; optional.
     #[serde(rename = "resourceGroup", default, skip_serializing_if = "Option::is_none")]
     pub resource_group: Option<super::resource_groups::ResourceGroup>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl UserResourceMapping {
     /// Creates a value with every field empty.
@@ -494,6 +513,7 @@ impl UserResourceMapping {
         Self {
             role: None,
             resource_group: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `role`.
@@ -633,6 +653,9 @@ pub struct InvitedUser {
     /// Provenance: inferred (the response gives no type for type; the invitation type enumeration of the request assumed).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<InvitationType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl InvitedUser {
     /// Creates a value with every field empty.
@@ -643,6 +666,7 @@ impl InvitedUser {
             resource_group_id: None,
             role: None,
             type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `invitedUserId`.

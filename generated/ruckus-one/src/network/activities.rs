@@ -16,49 +16,41 @@ pub struct Activity {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `ActivityStatus`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ActivityStatus>,
     /// `useCase`
     ///
     /// Wire name `useCase`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(rename = "useCase", default, skip_serializing_if = "Option::is_none")]
     pub use_case: Option<String>,
     /// Failure text; often a JSON document inside a string.
     ///
     /// Wire name `error`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// `steps`
     ///
     /// Wire name `steps`; `json`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<serde_json::Value>,
     /// `startDatetime`
     ///
     /// Wire name `startDatetime`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(rename = "startDatetime", default, skip_serializing_if = "Option::is_none")]
     pub start_datetime: Option<String>,
     /// `endDatetime`
     ///
     /// Wire name `endDatetime`; `string`; optional.
-    /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
     #[serde(rename = "endDatetime", default, skip_serializing_if = "Option::is_none")]
     pub end_datetime: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -195,19 +187,16 @@ pub struct ActivityQuery {
     /// `filters`
     ///
     /// Wire name `filters`; `ActivityQueryFilters`; optional.
-    /// Provenance: reference (Asynchronous writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<ActivityQueryFilters>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (Asynchronous writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; maximum: 500.
-    /// Provenance: reference (Asynchronous writes).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -492,37 +492,31 @@ pub struct QueryRequest {
     /// Page number, from 1.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `SortOrder`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<SortOrder>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -532,13 +526,11 @@ pub struct QueryRequest {
     /// `filters`
     ///
     /// Wire name `filters`; `json`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<serde_json::Value>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Sorts by a count field; accepted by the query operations of switch ports, switch clients, tunnel service profiles, profile and policy queries, and CSV exports.
@@ -627,19 +619,16 @@ pub struct QueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -784,25 +773,21 @@ pub struct EntitlementErrorBody {
     /// `code`
     ///
     /// Wire name `code`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1258,61 +1243,51 @@ pub struct AaaServer {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerPurpose`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerPurpose>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerLevel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerLevel>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerServerType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
     #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1401,49 +1376,41 @@ pub struct AaaServerBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerBoLevel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerBoLevel>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `encryptedPassword`
     ///
     /// Wire name `encryptedPassword`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(
         rename = "encryptedPassword",
         default,
@@ -1453,31 +1420,26 @@ pub struct AaaServerBo {
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerBoPurpose`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerBoPurpose>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerBoServerType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerBoServerType>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `authEnable`
     ///
     /// Wire name `authEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
     #[serde(rename = "authEnable", default, skip_serializing_if = "Option::is_none")]
     pub auth_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1989,73 +1951,61 @@ pub struct AaaServerV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerV1Purpose`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerV1Purpose>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerV1Level`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerV1Level>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerV1ServerType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerV1ServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// `switchCountInVenue`
     ///
     /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(
         rename = "switchCountInVenue",
         default,
@@ -2065,7 +2015,6 @@ pub struct AaaServerV1 {
     /// `syncedPasswordSwitchCount`
     ///
     /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(
         rename = "syncedPasswordSwitchCount",
         default,
@@ -2075,7 +2024,6 @@ pub struct AaaServerV1 {
     /// `aaaServerViewList`
     ///
     /// Wire name `aaaServerViewList`; `array<AaaServerV1>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
     #[serde(
         rename = "aaaServerViewList",
         default,
@@ -2396,13 +2344,11 @@ pub struct AaaSettingResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `AaaSettingView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<AaaSettingView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2440,13 +2386,11 @@ pub struct AaaSettingView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `authnEnabledSsh`
     ///
     /// Wire name `authnEnabledSsh`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authnEnabledSsh",
         default,
@@ -2456,13 +2400,11 @@ pub struct AaaSettingView {
     /// `authnFirstPref`
     ///
     /// Wire name `authnFirstPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(rename = "authnFirstPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_first_pref: Option<String>,
     /// `authnSecondPref`
     ///
     /// Wire name `authnSecondPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authnSecondPref",
         default,
@@ -2472,13 +2414,11 @@ pub struct AaaSettingView {
     /// `authnThirdPref`
     ///
     /// Wire name `authnThirdPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(rename = "authnThirdPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_third_pref: Option<String>,
     /// `authnFourthPref`
     ///
     /// Wire name `authnFourthPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authnFourthPref",
         default,
@@ -2488,7 +2428,6 @@ pub struct AaaSettingView {
     /// `authzEnabledCommand`
     ///
     /// Wire name `authzEnabledCommand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzEnabledCommand",
         default,
@@ -2498,7 +2437,6 @@ pub struct AaaSettingView {
     /// `authzEnabledExec`
     ///
     /// Wire name `authzEnabledExec`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzEnabledExec",
         default,
@@ -2508,7 +2446,6 @@ pub struct AaaSettingView {
     /// `authzCommonsLevel`
     ///
     /// Wire name `authzCommonsLevel`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzCommonsLevel",
         default,
@@ -2518,7 +2455,6 @@ pub struct AaaSettingView {
     /// `authzCommonsFirstServer`
     ///
     /// Wire name `authzCommonsFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzCommonsFirstServer",
         default,
@@ -2528,7 +2464,6 @@ pub struct AaaSettingView {
     /// `authzCommonsSecondServer`
     ///
     /// Wire name `authzCommonsSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzCommonsSecondServer",
         default,
@@ -2538,7 +2473,6 @@ pub struct AaaSettingView {
     /// `authzCommonsThirdServer`
     ///
     /// Wire name `authzCommonsThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzCommonsThirdServer",
         default,
@@ -2548,7 +2482,6 @@ pub struct AaaSettingView {
     /// `authzExecFirstServer`
     ///
     /// Wire name `authzExecFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzExecFirstServer",
         default,
@@ -2558,7 +2491,6 @@ pub struct AaaSettingView {
     /// `authzExecSecondServer`
     ///
     /// Wire name `authzExecSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzExecSecondServer",
         default,
@@ -2568,7 +2500,6 @@ pub struct AaaSettingView {
     /// `authzExecThirdServer`
     ///
     /// Wire name `authzExecThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "authzExecThirdServer",
         default,
@@ -2578,7 +2509,6 @@ pub struct AaaSettingView {
     /// `acctEnabledCommand`
     ///
     /// Wire name `acctEnabledCommand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctEnabledCommand",
         default,
@@ -2588,7 +2518,6 @@ pub struct AaaSettingView {
     /// `acctEnabledExec`
     ///
     /// Wire name `acctEnabledExec`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctEnabledExec",
         default,
@@ -2598,7 +2527,6 @@ pub struct AaaSettingView {
     /// `acctCommonsLevel`
     ///
     /// Wire name `acctCommonsLevel`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctCommonsLevel",
         default,
@@ -2608,7 +2536,6 @@ pub struct AaaSettingView {
     /// `acctCommonsFirstServer`
     ///
     /// Wire name `acctCommonsFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctCommonsFirstServer",
         default,
@@ -2618,7 +2545,6 @@ pub struct AaaSettingView {
     /// `acctCommonsSecondServer`
     ///
     /// Wire name `acctCommonsSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctCommonsSecondServer",
         default,
@@ -2628,7 +2554,6 @@ pub struct AaaSettingView {
     /// `acctCommonsThirdServer`
     ///
     /// Wire name `acctCommonsThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctCommonsThirdServer",
         default,
@@ -2638,7 +2563,6 @@ pub struct AaaSettingView {
     /// `acctExecFirstServer`
     ///
     /// Wire name `acctExecFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctExecFirstServer",
         default,
@@ -2648,7 +2572,6 @@ pub struct AaaSettingView {
     /// `acctExecSecondServer`
     ///
     /// Wire name `acctExecSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctExecSecondServer",
         default,
@@ -2658,7 +2581,6 @@ pub struct AaaSettingView {
     /// `acctExecThirdServer`
     ///
     /// Wire name `acctExecThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
     #[serde(
         rename = "acctExecThirdServer",
         default,
@@ -2832,37 +2754,31 @@ pub struct AclBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `AclBoAclType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
     #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<AclBoAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<AclRuleBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
     #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<AclRuleBo>>,
     /// `uniqueName`
     ///
     /// Wire name `uniqueName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
     #[serde(rename = "uniqueName", default, skip_serializing_if = "Option::is_none")]
     pub unique_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2983,49 +2899,41 @@ pub struct AclRuleBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `AclRuleBoAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<AclRuleBoAction>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `AclRuleBoProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<AclRuleBoProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<String>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(
         rename = "destinationPort",
         default,
@@ -3035,19 +2943,16 @@ pub struct AclRuleBo {
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(
         rename = "internalPriority",
         default,
@@ -3057,7 +2962,6 @@ pub struct AclRuleBo {
     /// `typeIp`
     ///
     /// Wire name `typeIp`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
     #[serde(rename = "typeIp", default, skip_serializing_if = "Option::is_none")]
     pub type_ip: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3273,31 +3177,26 @@ pub struct AclRuleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `AclRuleViewAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<AclRuleViewAction>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(
         rename = "destinationPort",
         default,
@@ -3307,37 +3206,31 @@ pub struct AclRuleView {
     /// `protocol`
     ///
     /// Wire name `protocol`; `AclRuleViewProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<AclRuleViewProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<i64>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
     #[serde(
         rename = "internalPriority",
         default,
@@ -3551,31 +3444,26 @@ pub struct AclView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `AclViewAclType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
     #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<AclViewAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<AclRuleView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
     #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<AclRuleView>>,
     /// `aclViewList`
     ///
     /// Wire name `aclViewList`; `array<AclView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
     #[serde(rename = "aclViewList", default, skip_serializing_if = "Option::is_none")]
     pub acl_view_list: Option<Vec<AclView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3690,19 +3578,16 @@ pub struct AcxCliTemplateVariableBo {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `AcxCliTemplateVariableBoType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<AcxCliTemplateVariableBoType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3805,49 +3690,41 @@ pub struct AcxCliTemplateVariableView {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `AcxCliTemplateVariableViewType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<AcxCliTemplateVariableViewType>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `rangeStart`
     ///
     /// Wire name `rangeStart`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(rename = "rangeStart", default, skip_serializing_if = "Option::is_none")]
     pub range_start: Option<i64>,
     /// `rangeEnd`
     ///
     /// Wire name `rangeEnd`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(rename = "rangeEnd", default, skip_serializing_if = "Option::is_none")]
     pub range_end: Option<i64>,
     /// `ipAddressStart`
     ///
     /// Wire name `ipAddressStart`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(rename = "ipAddressStart", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_start: Option<String>,
     /// `ipAddressEnd`
     ///
     /// Wire name `ipAddressEnd`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(rename = "ipAddressEnd", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_end: Option<String>,
     /// `subMask`
     ///
     /// Wire name `subMask`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
     #[serde(rename = "subMask", default, skip_serializing_if = "Option::is_none")]
     pub sub_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3983,43 +3860,36 @@ pub struct AcxVenueCliTemplateBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `switchModels`
     ///
     /// Wire name `switchModels`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
     pub switch_models: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<AcxCliTemplateVariableBo>>,
     /// `overwrite`
     ///
     /// Wire name `overwrite`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwrite: Option<bool>,
     /// `customizedSerialSet`
     ///
     /// Wire name `customizedSerialSet`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
     #[serde(
         rename = "customizedSerialSet",
         default,
@@ -4094,37 +3964,31 @@ pub struct AcxVenueCliTemplateView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `switchModels`
     ///
     /// Wire name `switchModels`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
     #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
     pub switch_models: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<AcxCliTemplateVariableView>>,
     /// `overwrite`
     ///
     /// Wire name `overwrite`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4189,37 +4053,31 @@ pub struct AcxVenueCliTemplateViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `switchModels`
     ///
     /// Wire name `switchModels`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
     #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
     pub switch_models: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<CliTemplateVariableBo>>,
     /// `overwrite`
     ///
     /// Wire name `overwrite`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4284,36 +4142,30 @@ pub struct ApCreation {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `deviceGps`
     ///
     /// Wire name `deviceGps`; `DeviceGps`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
     #[serde(rename = "deviceGps", default, skip_serializing_if = "Option::is_none")]
     pub device_gps: Option<DeviceGps>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; default: null; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
     pub name: String,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `tags`
     ///
     /// Wire name `tags`; `array<string>`; optional; max_items: 24; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4365,55 +4217,46 @@ pub struct CapabilitiesLanPort {
     /// `defaultType`
     ///
     /// Wire name `defaultType`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "defaultType", default, skip_serializing_if = "Option::is_none")]
     pub default_type: Option<String>,
     /// `displayLabel`
     ///
     /// Wire name `displayLabel`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "displayLabel", default, skip_serializing_if = "Option::is_none")]
     pub display_label: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `isPoeOutPort`
     ///
     /// Wire name `isPoeOutPort`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "isPoeOutPort", default, skip_serializing_if = "Option::is_none")]
     pub is_poe_out_port: Option<bool>,
     /// `isPoePort`
     ///
     /// Wire name `isPoePort`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "isPoePort", default, skip_serializing_if = "Option::is_none")]
     pub is_poe_port: Option<bool>,
     /// `supportDisable`
     ///
     /// Wire name `supportDisable`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "supportDisable", default, skip_serializing_if = "Option::is_none")]
     pub support_disable: Option<bool>,
     /// `trunkPortOnly`
     ///
     /// Wire name `trunkPortOnly`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "trunkPortOnly", default, skip_serializing_if = "Option::is_none")]
     pub trunk_port_only: Option<bool>,
     /// `untagId`
     ///
     /// Wire name `untagId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
     pub untag_id: Option<i64>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
     #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4493,19 +4336,16 @@ pub struct CliTemplateVariableBo {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `CliTemplateVariableBoType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<CliTemplateVariableBoType>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4608,13 +4448,11 @@ pub struct DeviceGps {
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4652,13 +4490,11 @@ pub struct EmptyResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `EmptyView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<EmptyView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4696,7 +4532,6 @@ pub struct EmptyView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4728,7 +4563,6 @@ pub struct EntityId {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml EntityId).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4760,13 +4594,11 @@ pub struct EntityIdOperationResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `EntityId`; optional.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<EntityId>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4804,37 +4636,31 @@ pub struct ExternalAntenna {
     /// `coupled`
     ///
     /// Wire name `coupled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coupled: Option<bool>,
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
     #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
     #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `gain24G`
     ///
     /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
     #[serde(rename = "gain24G", default, skip_serializing_if = "Option::is_none")]
     pub gain24_g: Option<i64>,
     /// `gain50G`
     ///
     /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
     #[serde(rename = "gain50G", default, skip_serializing_if = "Option::is_none")]
     pub gain50_g: Option<i64>,
     /// `supportDisable`
     ///
     /// Wire name `supportDisable`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
     #[serde(rename = "supportDisable", default, skip_serializing_if = "Option::is_none")]
     pub support_disable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4896,19 +4722,16 @@ pub struct FamilyModelSlot {
     /// `slotNumber`
     ///
     /// Wire name `slotNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
     #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
     pub slot_number: Option<i64>,
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<bool>,
     /// `option`
     ///
     /// Wire name `option`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4952,25 +4775,21 @@ pub struct FamilyModelSlotBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `slotNumber`
     ///
     /// Wire name `slotNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
     #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
     pub slot_number: Option<i64>,
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<bool>,
     /// `option`
     ///
     /// Wire name `option`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5020,19 +4839,16 @@ pub struct FamilyModelSlotView {
     /// `slotNumber`
     ///
     /// Wire name `slotNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
     #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
     pub slot_number: Option<i64>,
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<bool>,
     /// `option`
     ///
     /// Wire name `option`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5076,7 +4892,6 @@ pub struct OperationResponseRequestIdOnly {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml OperationResponseRequestIdOnly).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5108,19 +4923,16 @@ pub struct PortProfileAndProfileMappingBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `models`
     ///
     /// Wire name `models`; `array<PortProfileAndProfileMappingBoModels>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<PortProfileAndProfileMappingBoModels>>,
     /// `portProfileId`
     ///
     /// Wire name `portProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
     #[serde(rename = "portProfileId", default, skip_serializing_if = "Option::is_none")]
     pub port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5466,43 +5278,36 @@ pub struct Profile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<ProfileAclView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<ProfileAclView>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileProfileType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileProfileType>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<ProfileVlanView>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(
         rename = "voiceVlanConfigs",
         default,
@@ -5512,13 +5317,11 @@ pub struct Profile {
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortView>>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(
         rename = "venueCliTemplate",
         default,
@@ -5528,7 +5331,6 @@ pub struct Profile {
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
     #[serde(
         rename = "applyOnboardOnly",
         default,
@@ -5624,31 +5426,26 @@ pub struct ProfileAclRuleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `ProfileAclRuleViewAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<ProfileAclRuleViewAction>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(
         rename = "destinationPort",
         default,
@@ -5658,37 +5455,31 @@ pub struct ProfileAclRuleView {
     /// `protocol`
     ///
     /// Wire name `protocol`; `ProfileAclRuleViewProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<ProfileAclRuleViewProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<i64>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
     #[serde(
         rename = "internalPriority",
         default,
@@ -5905,25 +5696,21 @@ pub struct ProfileAclView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `ProfileAclViewAclType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
     #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<ProfileAclViewAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<ProfileAclRuleView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
     #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<ProfileAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6032,49 +5819,41 @@ pub struct ProfileBo {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `venues`
     ///
     /// Wire name `venues`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<String>>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<AclBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<AclBo>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileBoProfileType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileBoProfileType>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<VlanBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<VlanBo>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(
         rename = "voiceVlanConfigs",
         default,
@@ -6084,13 +5863,11 @@ pub struct ProfileBo {
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortBo>>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateBo`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(
         rename = "venueCliTemplate",
         default,
@@ -6100,19 +5877,16 @@ pub struct ProfileBo {
     /// `isTemplate`
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(
         rename = "templateVersion",
         default,
@@ -6122,7 +5896,6 @@ pub struct ProfileBo {
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(
         rename = "applyOnboardOnly",
         default,
@@ -6132,7 +5905,6 @@ pub struct ProfileBo {
     /// `portProfileMappings`
     ///
     /// Wire name `portProfileMappings`; `array<PortProfileAndProfileMappingBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
     #[serde(
         rename = "portProfileMappings",
         default,
@@ -6371,37 +6143,31 @@ pub struct ProfileV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<AclView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<AclView>>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<Vlan>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<Vlan>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigViewV1>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(
         rename = "voiceVlanConfigs",
         default,
@@ -6411,19 +6177,16 @@ pub struct ProfileV1 {
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortViewV1>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileV1ProfileType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileV1ProfileType>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateViewV1`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(
         rename = "venueCliTemplate",
         default,
@@ -6433,25 +6196,21 @@ pub struct ProfileV1 {
     /// `venues`
     ///
     /// Wire name `venues`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<String>>,
     /// `venueCount`
     ///
     /// Wire name `venueCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
     pub venue_count: Option<i64>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(
         rename = "templateVersion",
         default,
@@ -6461,7 +6220,6 @@ pub struct ProfileV1 {
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
     #[serde(
         rename = "applyOnboardOnly",
         default,
@@ -6639,43 +6397,36 @@ pub struct ProfileView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<ProfileAclView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<ProfileAclView>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileViewProfileType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileViewProfileType>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<ProfileVlanView>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(
         rename = "voiceVlanConfigs",
         default,
@@ -6685,13 +6436,11 @@ pub struct ProfileView {
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortView>>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(
         rename = "venueCliTemplate",
         default,
@@ -6701,25 +6450,21 @@ pub struct ProfileView {
     /// `venues`
     ///
     /// Wire name `venues`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<String>>,
     /// `venueCount`
     ///
     /// Wire name `venueCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
     pub venue_count: Option<i64>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(
         rename = "templateVersion",
         default,
@@ -6729,7 +6474,6 @@ pub struct ProfileView {
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
     #[serde(
         rename = "applyOnboardOnly",
         default,
@@ -6907,25 +6651,21 @@ pub struct ProfileVlanView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(
         rename = "ipv4DhcpSnooping",
         default,
@@ -6935,19 +6675,16 @@ pub struct ProfileVlanView {
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `ProfileVlanViewIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<ProfileVlanViewIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(
         rename = "multicastVersion",
         default,
@@ -6957,7 +6694,6 @@ pub struct ProfileVlanView {
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `ProfileVlanViewSpanningTreeProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(
         rename = "spanningTreeProtocol",
         default,
@@ -6967,7 +6703,6 @@ pub struct ProfileVlanView {
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(
         rename = "spanningTreePriority",
         default,
@@ -6977,7 +6712,6 @@ pub struct ProfileVlanView {
     /// `switchFamilyModels`
     ///
     /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
     #[serde(
         rename = "switchFamilyModels",
         default,
@@ -7189,37 +6923,31 @@ pub struct QueryResponse {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<json>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7281,25 +7009,21 @@ pub struct StackMemberStatus {
     /// `unitName`
     ///
     /// Wire name `unitName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "unitName", default, skip_serializing_if = "Option::is_none")]
     pub unit_name: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `poeFree`
     ///
     /// Wire name `poeFree`; `number`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "poeFree", default, skip_serializing_if = "Option::is_none")]
     pub poe_free: Option<f64>,
     /// `switchGroupLevelOneName`
     ///
     /// Wire name `switchGroupLevelOneName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(
         rename = "switchGroupLevelOneName",
         default,
@@ -7309,19 +7033,16 @@ pub struct StackMemberStatus {
     /// `domainId`
     ///
     /// Wire name `domainId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "domainId", default, skip_serializing_if = "Option::is_none")]
     pub domain_id: Option<String>,
     /// `unitStatus`
     ///
     /// Wire name `unitStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "unitStatus", default, skip_serializing_if = "Option::is_none")]
     pub unit_status: Option<String>,
     /// `switchGroupLevelTwoId`
     ///
     /// Wire name `switchGroupLevelTwoId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(
         rename = "switchGroupLevelTwoId",
         default,
@@ -7331,19 +7052,16 @@ pub struct StackMemberStatus {
     /// `domainName`
     ///
     /// Wire name `domainName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "domainName", default, skip_serializing_if = "Option::is_none")]
     pub domain_name: Option<String>,
     /// `unitId`
     ///
     /// Wire name `unitId`; `number`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "unitId", default, skip_serializing_if = "Option::is_none")]
     pub unit_id: Option<f64>,
     /// `switchGroupLevelOneId`
     ///
     /// Wire name `switchGroupLevelOneId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(
         rename = "switchGroupLevelOneId",
         default,
@@ -7353,25 +7071,21 @@ pub struct StackMemberStatus {
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `number`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<f64>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `poeUtilization`
     ///
     /// Wire name `poeUtilization`; `number`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "poeUtilization", default, skip_serializing_if = "Option::is_none")]
     pub poe_utilization: Option<f64>,
     /// `unitState`
     ///
     /// Wire name `unitState`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
     #[serde(rename = "unitState", default, skip_serializing_if = "Option::is_none")]
     pub unit_state: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7481,25 +7195,21 @@ pub struct SubsequentQuery {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `url`
     ///
     /// Wire name `url`; `string`; optional; format: uri.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// `httpMethod`
     ///
     /// Wire name `httpMethod`; `SubsequentQueryHttpMethod`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
     #[serde(rename = "httpMethod", default, skip_serializing_if = "Option::is_none")]
     pub http_method: Option<SubsequentQueryHttpMethod>,
     /// `payload`
     ///
     /// Wire name `payload`; `json`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7631,43 +7341,36 @@ pub struct SwitchFamilyModelBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `SwitchFamilyModelBoModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<SwitchFamilyModelBoModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8034,37 +7737,31 @@ pub struct SwitchFamilyModelView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `SwitchFamilyModelViewModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<SwitchFamilyModelViewModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
     #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
     #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8425,37 +8122,31 @@ pub struct SwitchFamilyModelViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `SwitchFamilyModelViewV1Model`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<SwitchFamilyModelViewV1Model>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
     #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
     #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8816,37 +8507,31 @@ pub struct SwitchVlanPortModelBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchModel`
     ///
     /// Wire name `switchModel`; `SwitchVlanPortModelBoSwitchModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
     pub switch_model: Option<SwitchVlanPortModelBoSwitchModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `taggedPortsList`
     ///
     /// Wire name `taggedPortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(
         rename = "taggedPortsList",
         default,
@@ -8856,7 +8541,6 @@ pub struct SwitchVlanPortModelBo {
     /// `untaggedPortsList`
     ///
     /// Wire name `untaggedPortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(
         rename = "untaggedPortsList",
         default,
@@ -8866,7 +8550,6 @@ pub struct SwitchVlanPortModelBo {
     /// `voicePortsList`
     ///
     /// Wire name `voicePortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
     #[serde(rename = "voicePortsList", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9242,13 +8925,11 @@ pub struct TermField {
     /// `field`
     ///
     /// Wire name `field`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9286,19 +8967,16 @@ pub struct TrustedPortBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `trustedPortType`
     ///
     /// Wire name `trustedPortType`; `TrustedPortBoTrustedPortType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(
         rename = "trustedPortType",
         default,
@@ -9308,25 +8986,21 @@ pub struct TrustedPortBo {
     /// `model`
     ///
     /// Wire name `model`; `TrustedPortBoModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<TrustedPortBoModel>,
     /// `vlanDemand`
     ///
     /// Wire name `vlanDemand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
     pub vlan_demand: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9755,13 +9429,11 @@ pub struct TrustedPortView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `trustedPortType`
     ///
     /// Wire name `trustedPortType`; `TrustedPortViewTrustedPortType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
     #[serde(
         rename = "trustedPortType",
         default,
@@ -9771,25 +9443,21 @@ pub struct TrustedPortView {
     /// `model`
     ///
     /// Wire name `model`; `TrustedPortViewModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<TrustedPortViewModel>,
     /// `vlanDemand`
     ///
     /// Wire name `vlanDemand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
     #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
     pub vlan_demand: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
     #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10212,13 +9880,11 @@ pub struct TrustedPortViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `trustedPortType`
     ///
     /// Wire name `trustedPortType`; `TrustedPortViewV1TrustedPortType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
     #[serde(
         rename = "trustedPortType",
         default,
@@ -10228,25 +9894,21 @@ pub struct TrustedPortViewV1 {
     /// `model`
     ///
     /// Wire name `model`; `TrustedPortViewV1Model`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<TrustedPortViewV1Model>,
     /// `vlanDemand`
     ///
     /// Wire name `vlanDemand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
     #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
     pub vlan_demand: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
     #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10669,7 +10331,6 @@ pub struct VenueApGroup {
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
     #[serde(
         rename = "apSerialNumbers",
         default,
@@ -10679,25 +10340,21 @@ pub struct VenueApGroup {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
     #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10753,25 +10410,21 @@ pub struct Vlan {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `rootBridgeFamilyId`
     ///
     /// Wire name `rootBridgeFamilyId`; `VlanRootBridgeFamilyId`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "rootBridgeFamilyId",
         default,
@@ -10781,7 +10434,6 @@ pub struct Vlan {
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "ipv4DhcpSnooping",
         default,
@@ -10791,7 +10443,6 @@ pub struct Vlan {
     /// `ipv4DhcpSnoopingTrustPort`
     ///
     /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "ipv4DhcpSnoopingTrustPort",
         default,
@@ -10801,13 +10452,11 @@ pub struct Vlan {
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `arpInspectionTrustPort`
     ///
     /// Wire name `arpInspectionTrustPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "arpInspectionTrustPort",
         default,
@@ -10817,13 +10466,11 @@ pub struct Vlan {
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `VlanIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<VlanIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "multicastVersion",
         default,
@@ -10833,7 +10480,6 @@ pub struct Vlan {
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `VlanSpanningTreeProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "spanningTreeProtocol",
         default,
@@ -10843,7 +10489,6 @@ pub struct Vlan {
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "spanningTreePriority",
         default,
@@ -10853,7 +10498,6 @@ pub struct Vlan {
     /// `switchFamilyModels`
     ///
     /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelViewV1>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
     #[serde(
         rename = "switchFamilyModels",
         default,
@@ -10973,25 +10617,21 @@ pub struct VlanBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `rootBridgeFamilyId`
     ///
     /// Wire name `rootBridgeFamilyId`; `VlanBoRootBridgeFamilyId`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "rootBridgeFamilyId",
         default,
@@ -11001,7 +10641,6 @@ pub struct VlanBo {
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "ipv4DhcpSnooping",
         default,
@@ -11011,7 +10650,6 @@ pub struct VlanBo {
     /// `ipv4DhcpSnoopingTrustPort`
     ///
     /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "ipv4DhcpSnoopingTrustPort",
         default,
@@ -11021,7 +10659,6 @@ pub struct VlanBo {
     /// `ipv4DhcpSnoopingTrustPortList`
     ///
     /// Wire name `ipv4DhcpSnoopingTrustPortList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "ipv4DhcpSnoopingTrustPortList",
         default,
@@ -11031,13 +10668,11 @@ pub struct VlanBo {
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `arpInspectionTrustPort`
     ///
     /// Wire name `arpInspectionTrustPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "arpInspectionTrustPort",
         default,
@@ -11047,7 +10682,6 @@ pub struct VlanBo {
     /// `arpInspectionTrustPortList`
     ///
     /// Wire name `arpInspectionTrustPortList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "arpInspectionTrustPortList",
         default,
@@ -11057,7 +10691,6 @@ pub struct VlanBo {
     /// `arpTrustPortsList`
     ///
     /// Wire name `arpTrustPortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "arpTrustPortsList",
         default,
@@ -11067,7 +10700,6 @@ pub struct VlanBo {
     /// `dhcpTrustPortsList`
     ///
     /// Wire name `dhcpTrustPortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "dhcpTrustPortsList",
         default,
@@ -11077,13 +10709,11 @@ pub struct VlanBo {
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `VlanBoIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<VlanBoIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "multicastVersion",
         default,
@@ -11093,7 +10723,6 @@ pub struct VlanBo {
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `VlanBoSpanningTreeProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "spanningTreeProtocol",
         default,
@@ -11103,7 +10732,6 @@ pub struct VlanBo {
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "spanningTreePriority",
         default,
@@ -11113,7 +10741,6 @@ pub struct VlanBo {
     /// `switchFamilyModels`
     ///
     /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "switchFamilyModels",
         default,
@@ -11123,13 +10750,11 @@ pub struct VlanBo {
     /// `managementVlan`
     ///
     /// Wire name `managementVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "managementVlan", default, skip_serializing_if = "Option::is_none")]
     pub management_vlan: Option<bool>,
     /// `switchVlanPortModels`
     ///
     /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "switchVlanPortModels",
         default,
@@ -11139,19 +10764,16 @@ pub struct VlanBo {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `enableAsDefaultVlan`
     ///
     /// Wire name `enableAsDefaultVlan`; `boolean`; required.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "enableAsDefaultVlan")]
     pub enable_as_default_vlan: bool,
     /// `deleteVlanEnabled`
     ///
     /// Wire name `deleteVlanEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "deleteVlanEnabled",
         default,
@@ -11161,19 +10783,16 @@ pub struct VlanBo {
     /// `notDummyVlan`
     ///
     /// Wire name `notDummyVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "notDummyVlan", default, skip_serializing_if = "Option::is_none")]
     pub not_dummy_vlan: Option<bool>,
     /// `defaultVlan`
     ///
     /// Wire name `defaultVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "defaultVlan", default, skip_serializing_if = "Option::is_none")]
     pub default_vlan: Option<bool>,
     /// `igmpSnoopingTypeChanged`
     ///
     /// Wire name `igmpSnoopingTypeChanged`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "igmpSnoopingTypeChanged",
         default,
@@ -11183,13 +10802,11 @@ pub struct VlanBo {
     /// `dummyVlan`
     ///
     /// Wire name `dummyVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(rename = "dummyVlan", default, skip_serializing_if = "Option::is_none")]
     pub dummy_vlan: Option<bool>,
     /// `switchVlanPortModel`
     ///
     /// Wire name `switchVlanPortModel`; `SwitchVlanPortModelBo`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "switchVlanPortModel",
         default,
@@ -11199,7 +10816,6 @@ pub struct VlanBo {
     /// `rapidSpanningTreeProtocol`
     ///
     /// Wire name `rapidSpanningTreeProtocol`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "rapidSpanningTreeProtocol",
         default,
@@ -11209,7 +10825,6 @@ pub struct VlanBo {
     /// `taggedPortsList`
     ///
     /// Wire name `taggedPortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "taggedPortsList",
         default,
@@ -11219,7 +10834,6 @@ pub struct VlanBo {
     /// `untaggedPortsList`
     ///
     /// Wire name `untaggedPortsList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
     #[serde(
         rename = "untaggedPortsList",
         default,
@@ -11837,13 +11451,11 @@ pub struct VoiceVlanBo {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11881,13 +11493,11 @@ pub struct VoiceVlanConfigBo {
     /// `model`
     ///
     /// Wire name `model`; `VoiceVlanConfigBoModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<VoiceVlanConfigBoModel>,
     /// `voiceVlans`
     ///
     /// Wire name `voiceVlans`; `array<VoiceVlanBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
     #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlans: Option<Vec<VoiceVlanBo>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12224,19 +11834,16 @@ pub struct VoiceVlanConfigView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `VoiceVlanConfigViewModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<VoiceVlanConfigViewModel>,
     /// `voiceVlans`
     ///
     /// Wire name `voiceVlans`; `array<VoiceVlanView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
     #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlans: Option<Vec<VoiceVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12579,19 +12186,16 @@ pub struct VoiceVlanConfigViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `VoiceVlanConfigViewV1Model`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<VoiceVlanConfigViewV1Model>,
     /// `voiceVlans`
     ///
     /// Wire name `voiceVlans`; `array<VoiceVlanViewV1>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
     #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12934,13 +12538,11 @@ pub struct VoiceVlanView {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12978,19 +12580,16 @@ pub struct VoiceVlanViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -14798,13 +14397,11 @@ pub struct QosMatchField {
     /// Field to match.
     ///
     /// Wire name `field`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// Value the field must have.
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
 }

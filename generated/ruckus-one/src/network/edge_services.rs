@@ -519,25 +519,21 @@ pub struct EdgeSubInterfacePage {
     /// Sub-interfaces of this page.
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The fields of a sub-interface are not typed here.; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Items per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Number of sub-interfaces over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1036,13 +1032,11 @@ pub struct AlarmSummary {
     /// `edgeId`
     ///
     /// Wire name `edgeId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
     #[serde(rename = "edgeId", default, skip_serializing_if = "Option::is_none")]
     pub edge_id: Option<String>,
     /// `severitySummary`
     ///
     /// Wire name `severitySummary`; `map<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
     #[serde(
         rename = "severitySummary",
         default,
@@ -1052,7 +1046,6 @@ pub struct AlarmSummary {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1099,13 +1092,11 @@ pub struct ClusterNetworkLagSettings {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `lags`
     ///
     /// Wire name `lags`; `array<LinkAggregationGroup>`; required; max_items: 4; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
     pub lags: Vec<LinkAggregationGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -1132,12 +1123,10 @@ pub struct ClusterNetworkMultiWanSettings {
     /// `mode`
     ///
     /// Wire name `mode`; `ClusterNetworkMultiWanSettingsMode`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto).
     pub mode: ClusterNetworkMultiWanSettingsMode,
     /// `wanMembers`
     ///
     /// Wire name `wanMembers`; `array<WanMember>`; required; max_items: 2; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto).
     #[serde(rename = "wanMembers")]
     pub wan_members: Vec<WanMember>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1223,13 +1212,11 @@ pub struct ClusterNetworkPortSettings {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkPortSettingsDto).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `ports`
     ///
     /// Wire name `ports`; `array<Port>`; required; max_items: 2147483647; min_items: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkPortSettingsDto).
     pub ports: Vec<Port>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -1256,7 +1243,6 @@ pub struct ClusterNetworkSettingsResponse {
     /// `virtualIpSettings`
     ///
     /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
     #[serde(
         rename = "virtualIpSettings",
         default,
@@ -1266,19 +1252,16 @@ pub struct ClusterNetworkSettingsResponse {
     /// `portSettings`
     ///
     /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
     #[serde(rename = "portSettings", default, skip_serializing_if = "Option::is_none")]
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
     /// `lagSettings`
     ///
     /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
     #[serde(rename = "lagSettings", default, skip_serializing_if = "Option::is_none")]
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
     /// `highAvailabilitySettings`
     ///
     /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
     #[serde(
         rename = "highAvailabilitySettings",
         default,
@@ -1288,7 +1271,6 @@ pub struct ClusterNetworkSettingsResponse {
     /// `subInterfaceSettings`
     ///
     /// Wire name `subInterfaceSettings`; `array<NodeSubInterfaceResponse>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
     #[serde(
         rename = "subInterfaceSettings",
         default,
@@ -1298,7 +1280,6 @@ pub struct ClusterNetworkSettingsResponse {
     /// `multiWanSettings`
     ///
     /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
     #[serde(
         rename = "multiWanSettings",
         default,
@@ -1379,57 +1360,48 @@ pub struct EdgeSdLanStatus {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `edgeId`
     ///
     /// Wire name `edgeId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "edgeId", default, skip_serializing_if = "Option::is_none")]
     pub edge_id: Option<String>,
     /// `edgeName`
     ///
     /// Wire name `edgeName`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "edgeName", default, skip_serializing_if = "Option::is_none")]
     pub edge_name: Option<String>,
     /// `edgeClusterId`
     ///
     /// Wire name `edgeClusterId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "edgeClusterId", default, skip_serializing_if = "Option::is_none")]
     pub edge_cluster_id: Option<String>,
     /// `edgeClusterName`
     ///
     /// Wire name `edgeClusterName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "edgeClusterName",
         default,
@@ -1440,20 +1412,17 @@ pub struct EdgeSdLanStatus {
     ///
     /// Wire name `guestEdgeId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "guestEdgeId", default, skip_serializing_if = "Option::is_none")]
     pub guest_edge_id: Option<String>,
     /// `guestEdgeName`
     ///
     /// Wire name `guestEdgeName`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "guestEdgeName", default, skip_serializing_if = "Option::is_none")]
     pub guest_edge_name: Option<String>,
     /// `guestEdgeClusterId`
     ///
     /// Wire name `guestEdgeClusterId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestEdgeClusterId",
         default,
@@ -1463,7 +1432,6 @@ pub struct EdgeSdLanStatus {
     /// `guestEdgeClusterName`
     ///
     /// Wire name `guestEdgeClusterName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestEdgeClusterName",
         default,
@@ -1473,7 +1441,6 @@ pub struct EdgeSdLanStatus {
     /// `tunnelProfileId`
     ///
     /// Wire name `tunnelProfileId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "tunnelProfileId",
         default,
@@ -1483,7 +1450,6 @@ pub struct EdgeSdLanStatus {
     /// `guestTunnelProfileId`
     ///
     /// Wire name `guestTunnelProfileId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestTunnelProfileId",
         default,
@@ -1493,7 +1459,6 @@ pub struct EdgeSdLanStatus {
     /// `tunnelProfileName`
     ///
     /// Wire name `tunnelProfileName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "tunnelProfileName",
         default,
@@ -1503,7 +1468,6 @@ pub struct EdgeSdLanStatus {
     /// `guestTunnelProfileName`
     ///
     /// Wire name `guestTunnelProfileName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestTunnelProfileName",
         default,
@@ -1513,13 +1477,11 @@ pub struct EdgeSdLanStatus {
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// `guestNetworkIds`
     ///
     /// Wire name `guestNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestNetworkIds",
         default,
@@ -1530,14 +1492,12 @@ pub struct EdgeSdLanStatus {
     ///
     /// Wire name `networkInfos`; `array<NetworkInfo>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "networkInfos", default, skip_serializing_if = "Option::is_none")]
     pub network_infos: Option<Vec<NetworkInfo>>,
     /// `guestNetworkInfos`
     ///
     /// Wire name `guestNetworkInfos`; `array<NetworkInfo>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestNetworkInfos",
         default,
@@ -1547,13 +1507,11 @@ pub struct EdgeSdLanStatus {
     /// `tunneledWlans`
     ///
     /// Wire name `tunneledWlans`; `array<TunneledWlanInfo>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "tunneledWlans", default, skip_serializing_if = "Option::is_none")]
     pub tunneled_wlans: Option<Vec<TunneledWlanInfo>>,
     /// `tunneledGuestWlans`
     ///
     /// Wire name `tunneledGuestWlans`; `array<TunneledWlanInfo>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "tunneledGuestWlans",
         default,
@@ -1563,7 +1521,6 @@ pub struct EdgeSdLanStatus {
     /// `isGuestTunnelEnabled`
     ///
     /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "isGuestTunnelEnabled",
         default,
@@ -1573,13 +1530,11 @@ pub struct EdgeSdLanStatus {
     /// `corePortMac`
     ///
     /// Wire name `corePortMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "corePortMac", default, skip_serializing_if = "Option::is_none")]
     pub core_port_mac: Option<String>,
     /// `edgeAlarmSummary`
     ///
     /// Wire name `edgeAlarmSummary`; `AlarmSummary`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "edgeAlarmSummary",
         default,
@@ -1589,31 +1544,26 @@ pub struct EdgeSdLanStatus {
     /// `serviceVersion`
     ///
     /// Wire name `serviceVersion`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "serviceVersion", default, skip_serializing_if = "Option::is_none")]
     pub service_version: Option<String>,
     /// `vlanNum`
     ///
     /// Wire name `vlanNum`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "vlanNum", default, skip_serializing_if = "Option::is_none")]
     pub vlan_num: Option<i64>,
     /// `vxlanTunnelNum`
     ///
     /// Wire name `vxlanTunnelNum`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "vxlanTunnelNum", default, skip_serializing_if = "Option::is_none")]
     pub vxlan_tunnel_num: Option<i64>,
     /// `guestVlanNum`
     ///
     /// Wire name `guestVlanNum`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "guestVlanNum", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan_num: Option<i64>,
     /// `guestVxlanTunnelNum`
     ///
     /// Wire name `guestVxlanTunnelNum`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestVxlanTunnelNum",
         default,
@@ -1623,25 +1573,21 @@ pub struct EdgeSdLanStatus {
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<String>>,
     /// `guestVlans`
     ///
     /// Wire name `guestVlans`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(rename = "guestVlans", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlans: Option<Vec<String>>,
     /// `timestamp`
     ///
     /// Wire name `timestamp`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<i64>,
     /// `edgeClusterTunnelInfo`
     ///
     /// Wire name `edgeClusterTunnelInfo`; `array<EdgeTunnelInfo>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "edgeClusterTunnelInfo",
         default,
@@ -1651,7 +1597,6 @@ pub struct EdgeSdLanStatus {
     /// `guestEdgeClusterTunnelInfo`
     ///
     /// Wire name `guestEdgeClusterTunnelInfo`; `array<GuestEdgeTunnelInfo>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
     #[serde(
         rename = "guestEdgeClusterTunnelInfo",
         default,
@@ -1912,19 +1857,16 @@ pub struct EdgeTunnelInfo {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `activeApCount`
     ///
     /// Wire name `activeApCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
     #[serde(rename = "activeApCount", default, skip_serializing_if = "Option::is_none")]
     pub active_ap_count: Option<i64>,
     /// `allocatedApCount`
     ///
     /// Wire name `allocatedApCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
     #[serde(
         rename = "allocatedApCount",
         default,
@@ -1972,12 +1914,10 @@ pub struct FallbackSettings {
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
     pub enable: bool,
     /// `schedule`
     ///
     /// Wire name `schedule`; `Schedule`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2010,13 +1950,11 @@ pub struct GuestEdgeTunnelInfo {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `activeNodeCount`
     ///
     /// Wire name `activeNodeCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
     #[serde(
         rename = "activeNodeCount",
         default,
@@ -2026,7 +1964,6 @@ pub struct GuestEdgeTunnelInfo {
     /// `allocatedNodeCount`
     ///
     /// Wire name `allocatedNodeCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
     #[serde(
         rename = "allocatedNodeCount",
         default,
@@ -2074,13 +2011,11 @@ pub struct HighAvailabilitySettings {
     /// `fallbackSettings`
     ///
     /// Wire name `fallbackSettings`; `FallbackSettings`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto).
     #[serde(rename = "fallbackSettings")]
     pub fallback_settings: FallbackSettings,
     /// `loadDistribution`
     ///
     /// Wire name `loadDistribution`; `HighAvailabilitySettingsLoadDistribution`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto).
     #[serde(rename = "loadDistribution")]
     pub load_distribution: HighAvailabilitySettingsLoadDistribution,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2166,13 +2101,11 @@ pub struct LagMember {
     /// `portId`
     ///
     /// Wire name `portId`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
     #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<String>,
     /// `portEnabled`
     ///
     /// Wire name `portEnabled`; `boolean`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
     #[serde(rename = "portEnabled", default, skip_serializing_if = "Option::is_none")]
     pub port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2210,48 +2143,40 @@ pub struct LagSubInterface {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; required; format: int32; minimum: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     pub vlan: i64,
     /// `portType`
     ///
     /// Wire name `portType`; `LagSubInterfacePortType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(rename = "portType")]
     pub port_type: LagSubInterfacePortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `LagSubInterfaceIpMode`; optional; default: DHCP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<LagSubInterfaceIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(
         rename = "corePortEnabled",
         default,
@@ -2261,7 +2186,6 @@ pub struct LagSubInterface {
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
     #[serde(
         rename = "accessPortEnabled",
         default,
@@ -2453,19 +2377,16 @@ pub struct LagSubInterfaceResponse {
     /// `lagId`
     ///
     /// Wire name `lagId`; `integer`; required; format: int32.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
     #[serde(rename = "lagId")]
     pub lag_id: i64,
     /// `lagName`
     ///
     /// Wire name `lagName`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
     #[serde(rename = "lagName")]
     pub lag_name: String,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
     #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2491,79 +2412,67 @@ impl LagSubInterfaceResponse {
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LinkAggregationGroup {
     /// `id`
     ///
     /// Wire name `id`; `integer`; required; format: int32; maximum: 3; minimum: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     pub id: i64,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `lagType`
     ///
     /// Wire name `lagType`; `LinkAggregationGroupLagType`; optional; default: LACP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "lagType", default, skip_serializing_if = "Option::is_none")]
     pub lag_type: Option<LinkAggregationGroupLagType>,
     /// `lacpMode`
     ///
     /// Wire name `lacpMode`; `LinkAggregationGroupLacpMode`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "lacpMode")]
     pub lacp_mode: LinkAggregationGroupLacpMode,
     /// `lacpTimeout`
     ///
     /// Wire name `lacpTimeout`; `LinkAggregationGroupLacpTimeout`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "lacpTimeout")]
     pub lacp_timeout: LinkAggregationGroupLacpTimeout,
     /// `lagMembers`
     ///
     /// Wire name `lagMembers`; `array<LagMember>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "lagMembers", default, skip_serializing_if = "Option::is_none")]
     pub lag_members: Option<Vec<LagMember>>,
     /// `portType`
     ///
     /// Wire name `portType`; `LinkAggregationGroupPortType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "portType")]
     pub port_type: LinkAggregationGroupPortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `LinkAggregationGroupIpMode`; optional; default: DHCP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<LinkAggregationGroupIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(
         rename = "corePortEnabled",
         default,
@@ -2573,7 +2482,6 @@ pub struct LinkAggregationGroup {
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(
         rename = "accessPortEnabled",
         default,
@@ -2583,31 +2491,26 @@ pub struct LinkAggregationGroup {
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
     pub nat_enabled: Option<bool>,
     /// `natPools`
     ///
     /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
     pub nat_pools: Option<Vec<NatPool>>,
     /// `lagEnabled`
     ///
     /// Wire name `lagEnabled`; `boolean`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "lagEnabled")]
     pub lag_enabled: bool,
     /// `reportIp`
     ///
     /// Wire name `reportIp`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "reportIp", default, skip_serializing_if = "Option::is_none")]
     pub report_ip: Option<String>,
     /// `reportSubnet`
     ///
     /// Wire name `reportSubnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
     #[serde(rename = "reportSubnet", default, skip_serializing_if = "Option::is_none")]
     pub report_subnet: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2615,103 +2518,187 @@ pub struct LinkAggregationGroup {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LinkAggregationGroup {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        id: i64,
-        lacp_mode: LinkAggregationGroupLacpMode,
-        lacp_timeout: LinkAggregationGroupLacpTimeout,
-        port_type: LinkAggregationGroupPortType,
-        lag_enabled: bool,
-    ) -> Self {
-        Self {
-            id,
-            description: None,
-            lag_type: None,
-            lacp_mode,
-            lacp_timeout,
-            lag_members: None,
-            port_type,
-            ip_mode: None,
-            ip: None,
-            subnet: None,
-            gateway: None,
-            core_port_enabled: None,
-            access_port_enabled: None,
-            nat_enabled: None,
-            nat_pools: None,
-            lag_enabled,
-            report_ip: None,
-            report_subnet: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> LinkAggregationGroupBuilder {
+        <LinkAggregationGroupBuilder as Default>::default()
     }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`LinkAggregationGroup`]: set its fields, then call `build`.
+///
+/// Start one with `LinkAggregationGroup::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct LinkAggregationGroupBuilder {
+    id: Option<i64>,
+    description: Option<String>,
+    lag_type: Option<LinkAggregationGroupLagType>,
+    lacp_mode: Option<LinkAggregationGroupLacpMode>,
+    lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
+    lag_members: Option<Vec<LagMember>>,
+    port_type: Option<LinkAggregationGroupPortType>,
+    ip_mode: Option<LinkAggregationGroupIpMode>,
+    ip: Option<String>,
+    subnet: Option<String>,
+    gateway: Option<String>,
+    core_port_enabled: Option<bool>,
+    access_port_enabled: Option<bool>,
+    nat_enabled: Option<bool>,
+    nat_pools: Option<Vec<NatPool>>,
+    lag_enabled: Option<bool>,
+    report_ip: Option<String>,
+    report_subnet: Option<String>,
+}
+impl LinkAggregationGroupBuilder {
+    /// Sets `id` (required).
+    pub fn id(mut self, value: impl Into<i64>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
     }
-    /// Sets `lagType`.
-    pub fn with_lag_type(
-        mut self,
-        value: impl Into<LinkAggregationGroupLagType>,
-    ) -> Self {
+    /// Sets `lagType` (optional).
+    pub fn lag_type(mut self, value: impl Into<LinkAggregationGroupLagType>) -> Self {
         self.lag_type = Some(value.into());
         self
     }
-    /// Sets `lagMembers`.
-    pub fn with_lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
+    /// Sets `lacpMode` (required).
+    pub fn lacp_mode(mut self, value: impl Into<LinkAggregationGroupLacpMode>) -> Self {
+        self.lacp_mode = Some(value.into());
+        self
+    }
+    /// Sets `lacpTimeout` (required).
+    pub fn lacp_timeout(
+        mut self,
+        value: impl Into<LinkAggregationGroupLacpTimeout>,
+    ) -> Self {
+        self.lacp_timeout = Some(value.into());
+        self
+    }
+    /// Sets `lagMembers` (optional).
+    pub fn lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
         self.lag_members = Some(value.into());
         self
     }
-    /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<LinkAggregationGroupIpMode>) -> Self {
+    /// Sets `portType` (required).
+    pub fn port_type(mut self, value: impl Into<LinkAggregationGroupPortType>) -> Self {
+        self.port_type = Some(value.into());
+        self
+    }
+    /// Sets `ipMode` (optional).
+    pub fn ip_mode(mut self, value: impl Into<LinkAggregationGroupIpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
-    /// Sets `ip`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `ip` (optional).
+    pub fn ip(mut self, value: impl Into<String>) -> Self {
         self.ip = Some(value.into());
         self
     }
-    /// Sets `subnet`.
-    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+    /// Sets `subnet` (optional).
+    pub fn subnet(mut self, value: impl Into<String>) -> Self {
         self.subnet = Some(value.into());
         self
     }
-    /// Sets `gateway`.
-    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+    /// Sets `gateway` (optional).
+    pub fn gateway(mut self, value: impl Into<String>) -> Self {
         self.gateway = Some(value.into());
         self
     }
-    /// Sets `corePortEnabled`.
-    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `corePortEnabled` (optional).
+    pub fn core_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.core_port_enabled = Some(value.into());
         self
     }
-    /// Sets `accessPortEnabled`.
-    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `accessPortEnabled` (optional).
+    pub fn access_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.access_port_enabled = Some(value.into());
         self
     }
-    /// Sets `natEnabled`.
-    pub fn with_nat_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `natEnabled` (optional).
+    pub fn nat_enabled(mut self, value: impl Into<bool>) -> Self {
         self.nat_enabled = Some(value.into());
         self
     }
-    /// Sets `natPools`.
-    pub fn with_nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+    /// Sets `natPools` (optional).
+    pub fn nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
         self.nat_pools = Some(value.into());
         self
     }
-    /// Sets `reportIp`.
-    pub fn with_report_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `lagEnabled` (required).
+    pub fn lag_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.lag_enabled = Some(value.into());
+        self
+    }
+    /// Sets `reportIp` (optional).
+    pub fn report_ip(mut self, value: impl Into<String>) -> Self {
         self.report_ip = Some(value.into());
         self
     }
-    /// Sets `reportSubnet`.
-    pub fn with_report_subnet(mut self, value: impl Into<String>) -> Self {
+    /// Sets `reportSubnet` (optional).
+    pub fn report_subnet(mut self, value: impl Into<String>) -> Self {
         self.report_subnet = Some(value.into());
         self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<LinkAggregationGroup, ruckus_one_runtime::MissingField> {
+        Ok(LinkAggregationGroup {
+            id: self
+                .id
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("LinkAggregationGroup", "id"),
+                )?,
+            description: self.description,
+            lag_type: self.lag_type,
+            lacp_mode: self
+                .lacp_mode
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkAggregationGroup",
+                        "lacpMode",
+                    ),
+                )?,
+            lacp_timeout: self
+                .lacp_timeout
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkAggregationGroup",
+                        "lacpTimeout",
+                    ),
+                )?,
+            lag_members: self.lag_members,
+            port_type: self
+                .port_type
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkAggregationGroup",
+                        "portType",
+                    ),
+                )?,
+            ip_mode: self.ip_mode,
+            ip: self.ip,
+            subnet: self.subnet,
+            gateway: self.gateway,
+            core_port_enabled: self.core_port_enabled,
+            access_port_enabled: self.access_port_enabled,
+            nat_enabled: self.nat_enabled,
+            nat_pools: self.nat_pools,
+            lag_enabled: self
+                .lag_enabled
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkAggregationGroup",
+                        "lagEnabled",
+                    ),
+                )?,
+            report_ip: self.report_ip,
+            report_subnet: self.report_subnet,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Link aggregation group ip mode: the values the official description lists.
@@ -3001,43 +2988,37 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroupPortType {
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
 ///
-/// Build one with `new(...)`, which takes the required fields.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 6 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LinkHealthCheckPolicy {
     /// `protocol`
     ///
     /// Wire name `protocol`; `LinkHealthCheckPolicyProtocol`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
     pub protocol: LinkHealthCheckPolicyProtocol,
     /// `targetIpAddresses`
     ///
     /// Wire name `targetIpAddresses`; `array<string>`; required; max_items: 3; min_items: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
     #[serde(rename = "targetIpAddresses")]
     pub target_ip_addresses: Vec<String>,
     /// `linkDownCriteria`
     ///
     /// Wire name `linkDownCriteria`; `LinkHealthCheckPolicyLinkDownCriteria`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
     #[serde(rename = "linkDownCriteria")]
     pub link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
     /// `intervalSeconds`
     ///
     /// Wire name `intervalSeconds`; `integer`; required; format: int32; maximum: 10; minimum: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
     #[serde(rename = "intervalSeconds")]
     pub interval_seconds: i64,
     /// `maxCountToDown`
     ///
     /// Wire name `maxCountToDown`; `integer`; required; format: int32; maximum: 10; minimum: 2.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
     #[serde(rename = "maxCountToDown")]
     pub max_count_to_down: i64,
     /// `maxCountToUp`
     ///
     /// Wire name `maxCountToUp`; `integer`; required; format: int32; maximum: 10; minimum: 2.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
     #[serde(rename = "maxCountToUp")]
     pub max_count_to_up: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3045,24 +3026,113 @@ pub struct LinkHealthCheckPolicy {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LinkHealthCheckPolicy {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        protocol: LinkHealthCheckPolicyProtocol,
-        target_ip_addresses: Vec<String>,
-        link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
-        interval_seconds: i64,
-        max_count_to_down: i64,
-        max_count_to_up: i64,
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> LinkHealthCheckPolicyBuilder {
+        <LinkHealthCheckPolicyBuilder as Default>::default()
+    }
+}
+/// Builder of [`LinkHealthCheckPolicy`]: set its fields, then call `build`.
+///
+/// Start one with `LinkHealthCheckPolicy::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct LinkHealthCheckPolicyBuilder {
+    protocol: Option<LinkHealthCheckPolicyProtocol>,
+    target_ip_addresses: Option<Vec<String>>,
+    link_down_criteria: Option<LinkHealthCheckPolicyLinkDownCriteria>,
+    interval_seconds: Option<i64>,
+    max_count_to_down: Option<i64>,
+    max_count_to_up: Option<i64>,
+}
+impl LinkHealthCheckPolicyBuilder {
+    /// Sets `protocol` (required).
+    pub fn protocol(mut self, value: impl Into<LinkHealthCheckPolicyProtocol>) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `targetIpAddresses` (required).
+    pub fn target_ip_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.target_ip_addresses = Some(value.into());
+        self
+    }
+    /// Sets `linkDownCriteria` (required).
+    pub fn link_down_criteria(
+        mut self,
+        value: impl Into<LinkHealthCheckPolicyLinkDownCriteria>,
     ) -> Self {
-        Self {
-            protocol,
-            target_ip_addresses,
-            link_down_criteria,
-            interval_seconds,
-            max_count_to_down,
-            max_count_to_up,
+        self.link_down_criteria = Some(value.into());
+        self
+    }
+    /// Sets `intervalSeconds` (required).
+    pub fn interval_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.interval_seconds = Some(value.into());
+        self
+    }
+    /// Sets `maxCountToDown` (required).
+    pub fn max_count_to_down(mut self, value: impl Into<i64>) -> Self {
+        self.max_count_to_down = Some(value.into());
+        self
+    }
+    /// Sets `maxCountToUp` (required).
+    pub fn max_count_to_up(mut self, value: impl Into<i64>) -> Self {
+        self.max_count_to_up = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<LinkHealthCheckPolicy, ruckus_one_runtime::MissingField> {
+        Ok(LinkHealthCheckPolicy {
+            protocol: self
+                .protocol
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkHealthCheckPolicy",
+                        "protocol",
+                    ),
+                )?,
+            target_ip_addresses: self
+                .target_ip_addresses
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkHealthCheckPolicy",
+                        "targetIpAddresses",
+                    ),
+                )?,
+            link_down_criteria: self
+                .link_down_criteria
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkHealthCheckPolicy",
+                        "linkDownCriteria",
+                    ),
+                )?,
+            interval_seconds: self
+                .interval_seconds
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkHealthCheckPolicy",
+                        "intervalSeconds",
+                    ),
+                )?,
+            max_count_to_down: self
+                .max_count_to_down
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkHealthCheckPolicy",
+                        "maxCountToDown",
+                    ),
+                )?,
+            max_count_to_up: self
+                .max_count_to_up
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LinkHealthCheckPolicy",
+                        "maxCountToUp",
+                    ),
+                )?,
             additional_fields: std::collections::BTreeMap::new(),
-        }
+        })
     }
 }
 /// Link health check policy link down criteria: the values the official description lists.
@@ -3190,13 +3260,11 @@ pub struct NatPool {
     /// `startIpAddress`
     ///
     /// Wire name `startIpAddress`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NatPoolDto).
     #[serde(rename = "startIpAddress", default, skip_serializing_if = "Option::is_none")]
     pub start_ip_address: Option<String>,
     /// `endIpAddress`
     ///
     /// Wire name `endIpAddress`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NatPoolDto).
     #[serde(rename = "endIpAddress", default, skip_serializing_if = "Option::is_none")]
     pub end_ip_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3234,13 +3302,11 @@ pub struct NetworkInfo {
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInfo).
     #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `networkName`
     ///
     /// Wire name `networkName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInfo).
     #[serde(rename = "networkName", default, skip_serializing_if = "Option::is_none")]
     pub network_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3278,13 +3344,11 @@ pub struct NodeLagSubInterface {
     /// `lagId`
     ///
     /// Wire name `lagId`; `integer`; required; format: int32.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
     #[serde(rename = "lagId")]
     pub lag_id: i64,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
     #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3312,13 +3376,11 @@ pub struct NodePortSubInterface {
     /// `portId`
     ///
     /// Wire name `portId`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodePortSubInterface).
     #[serde(rename = "portId")]
     pub port_id: String,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodePortSubInterface).
     #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3346,18 +3408,15 @@ pub struct NodeSubInterface {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `ports`
     ///
     /// Wire name `ports`; `array<NodePortSubInterface>`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
     pub ports: Vec<NodePortSubInterface>,
     /// `lags`
     ///
     /// Wire name `lags`; `array<NodeLagSubInterface>`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
     pub lags: Vec<NodeLagSubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -3389,18 +3448,15 @@ pub struct NodeSubInterfaceResponse {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `ports`
     ///
     /// Wire name `ports`; `array<PortSubInterfaceResponse>`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
     pub ports: Vec<PortSubInterfaceResponse>,
     /// `lags`
     ///
     /// Wire name `lags`; `array<LagSubInterfaceResponse>`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
     pub lags: Vec<LagSubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -3432,7 +3488,6 @@ pub struct PatchClusterNetworkSettings {
     /// `virtualIpSettings`
     ///
     /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional; max_items: 2; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
     #[serde(
         rename = "virtualIpSettings",
         default,
@@ -3442,19 +3497,16 @@ pub struct PatchClusterNetworkSettings {
     /// `portSettings`
     ///
     /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional; max_items: 4; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
     #[serde(rename = "portSettings", default, skip_serializing_if = "Option::is_none")]
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
     /// `lagSettings`
     ///
     /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional; max_items: 4; min_items: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
     #[serde(rename = "lagSettings", default, skip_serializing_if = "Option::is_none")]
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
     /// `highAvailabilitySettings`
     ///
     /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
     #[serde(
         rename = "highAvailabilitySettings",
         default,
@@ -3464,7 +3516,6 @@ pub struct PatchClusterNetworkSettings {
     /// `subInterfaceSettings`
     ///
     /// Wire name `subInterfaceSettings`; `array<NodeSubInterface>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
     #[serde(
         rename = "subInterfaceSettings",
         default,
@@ -3474,7 +3525,6 @@ pub struct PatchClusterNetworkSettings {
     /// `multiWanSettings`
     ///
     /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
     #[serde(
         rename = "multiWanSettings",
         default,
@@ -3548,82 +3598,69 @@ impl PatchClusterNetworkSettings {
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Port {
     /// `id`
     ///
     /// Wire name `id`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     pub id: String,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 63; min_length: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     pub name: String,
     /// `interfaceName`
     ///
     /// Wire name `interfaceName`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "interfaceName", default, skip_serializing_if = "Option::is_none")]
     pub interface_name: Option<String>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     pub mac: String,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     pub enabled: bool,
     /// `portType`
     ///
     /// Wire name `portType`; `PortPortType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "portType")]
     pub port_type: PortPortType,
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
     pub nat_enabled: Option<bool>,
     /// `natPools`
     ///
     /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
     pub nat_pools: Option<Vec<NatPool>>,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `PortIpMode`; optional; default: DHCP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<PortIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(
         rename = "corePortEnabled",
         default,
@@ -3633,7 +3670,6 @@ pub struct Port {
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(
         rename = "accessPortEnabled",
         default,
@@ -3643,19 +3679,16 @@ pub struct Port {
     /// `reportIp`
     ///
     /// Wire name `reportIp`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "reportIp", default, skip_serializing_if = "Option::is_none")]
     pub report_ip: Option<String>,
     /// `reportSubnet`
     ///
     /// Wire name `reportSubnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "reportSubnet", default, skip_serializing_if = "Option::is_none")]
     pub report_subnet: Option<String>,
     /// `maxSpeedCapa`
     ///
     /// Wire name `maxSpeedCapa`; `number`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
     #[serde(rename = "maxSpeedCapa", default, skip_serializing_if = "Option::is_none")]
     pub max_speed_capa: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3663,94 +3696,149 @@ pub struct Port {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl Port {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        id: String,
-        name: String,
-        mac: String,
-        enabled: bool,
-        port_type: PortPortType,
-    ) -> Self {
-        Self {
-            id,
-            name,
-            interface_name: None,
-            mac,
-            enabled,
-            port_type,
-            nat_enabled: None,
-            nat_pools: None,
-            ip_mode: None,
-            ip: None,
-            subnet: None,
-            gateway: None,
-            core_port_enabled: None,
-            access_port_enabled: None,
-            report_ip: None,
-            report_subnet: None,
-            max_speed_capa: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> PortBuilder {
+        <PortBuilder as Default>::default()
     }
-    /// Sets `interfaceName`.
-    pub fn with_interface_name(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`Port`]: set its fields, then call `build`.
+///
+/// Start one with `Port::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct PortBuilder {
+    id: Option<String>,
+    name: Option<String>,
+    interface_name: Option<String>,
+    mac: Option<String>,
+    enabled: Option<bool>,
+    port_type: Option<PortPortType>,
+    nat_enabled: Option<bool>,
+    nat_pools: Option<Vec<NatPool>>,
+    ip_mode: Option<PortIpMode>,
+    ip: Option<String>,
+    subnet: Option<String>,
+    gateway: Option<String>,
+    core_port_enabled: Option<bool>,
+    access_port_enabled: Option<bool>,
+    report_ip: Option<String>,
+    report_subnet: Option<String>,
+    max_speed_capa: Option<f64>,
+}
+impl PortBuilder {
+    /// Sets `id` (required).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `interfaceName` (optional).
+    pub fn interface_name(mut self, value: impl Into<String>) -> Self {
         self.interface_name = Some(value.into());
         self
     }
-    /// Sets `natEnabled`.
-    pub fn with_nat_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `mac` (required).
+    pub fn mac(mut self, value: impl Into<String>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `enabled` (required).
+    pub fn enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `portType` (required).
+    pub fn port_type(mut self, value: impl Into<PortPortType>) -> Self {
+        self.port_type = Some(value.into());
+        self
+    }
+    /// Sets `natEnabled` (optional).
+    pub fn nat_enabled(mut self, value: impl Into<bool>) -> Self {
         self.nat_enabled = Some(value.into());
         self
     }
-    /// Sets `natPools`.
-    pub fn with_nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+    /// Sets `natPools` (optional).
+    pub fn nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
         self.nat_pools = Some(value.into());
         self
     }
-    /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<PortIpMode>) -> Self {
+    /// Sets `ipMode` (optional).
+    pub fn ip_mode(mut self, value: impl Into<PortIpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
-    /// Sets `ip`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `ip` (optional).
+    pub fn ip(mut self, value: impl Into<String>) -> Self {
         self.ip = Some(value.into());
         self
     }
-    /// Sets `subnet`.
-    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+    /// Sets `subnet` (optional).
+    pub fn subnet(mut self, value: impl Into<String>) -> Self {
         self.subnet = Some(value.into());
         self
     }
-    /// Sets `gateway`.
-    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+    /// Sets `gateway` (optional).
+    pub fn gateway(mut self, value: impl Into<String>) -> Self {
         self.gateway = Some(value.into());
         self
     }
-    /// Sets `corePortEnabled`.
-    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `corePortEnabled` (optional).
+    pub fn core_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.core_port_enabled = Some(value.into());
         self
     }
-    /// Sets `accessPortEnabled`.
-    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `accessPortEnabled` (optional).
+    pub fn access_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.access_port_enabled = Some(value.into());
         self
     }
-    /// Sets `reportIp`.
-    pub fn with_report_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `reportIp` (optional).
+    pub fn report_ip(mut self, value: impl Into<String>) -> Self {
         self.report_ip = Some(value.into());
         self
     }
-    /// Sets `reportSubnet`.
-    pub fn with_report_subnet(mut self, value: impl Into<String>) -> Self {
+    /// Sets `reportSubnet` (optional).
+    pub fn report_subnet(mut self, value: impl Into<String>) -> Self {
         self.report_subnet = Some(value.into());
         self
     }
-    /// Sets `maxSpeedCapa`.
-    pub fn with_max_speed_capa(mut self, value: impl Into<f64>) -> Self {
+    /// Sets `maxSpeedCapa` (optional).
+    pub fn max_speed_capa(mut self, value: impl Into<f64>) -> Self {
         self.max_speed_capa = Some(value.into());
         self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<Port, ruckus_one_runtime::MissingField> {
+        Ok(Port {
+            id: self.id.ok_or(ruckus_one_runtime::MissingField::new("Port", "id"))?,
+            name: self
+                .name
+                .ok_or(ruckus_one_runtime::MissingField::new("Port", "name"))?,
+            interface_name: self.interface_name,
+            mac: self.mac.ok_or(ruckus_one_runtime::MissingField::new("Port", "mac"))?,
+            enabled: self
+                .enabled
+                .ok_or(ruckus_one_runtime::MissingField::new("Port", "enabled"))?,
+            port_type: self
+                .port_type
+                .ok_or(ruckus_one_runtime::MissingField::new("Port", "portType"))?,
+            nat_enabled: self.nat_enabled,
+            nat_pools: self.nat_pools,
+            ip_mode: self.ip_mode,
+            ip: self.ip,
+            subnet: self.subnet,
+            gateway: self.gateway,
+            core_port_enabled: self.core_port_enabled,
+            access_port_enabled: self.access_port_enabled,
+            report_ip: self.report_ip,
+            report_subnet: self.report_subnet,
+            max_speed_capa: self.max_speed_capa,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Port config, with the fields the official description lists.
@@ -3764,7 +3852,6 @@ pub struct PortConfig {
     /// `ports`
     ///
     /// Wire name `ports`; `array<Port>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortConfigDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<Port>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3914,19 +4001,16 @@ pub struct PortSubInterfaceResponse {
     /// `portId`
     ///
     /// Wire name `portId`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
     #[serde(rename = "portId")]
     pub port_id: String,
     /// `interfaceName`
     ///
     /// Wire name `interfaceName`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
     #[serde(rename = "interfaceName")]
     pub interface_name: String,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
     #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3959,43 +4043,36 @@ pub struct QueryResponseEdgeSdLanStatus {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<EdgeSdLanStatus>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<EdgeSdLanStatus>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -4070,25 +4147,21 @@ pub struct Schedule {
     /// `type`
     ///
     /// Wire name `type`; `ScheduleType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
     #[serde(rename = "type")]
     pub type_: ScheduleType,
     /// `time`
     ///
     /// Wire name `time`; `string`; optional; format: partial-time.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// `weekday`
     ///
     /// Wire name `weekday`; `ScheduleWeekday`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weekday: Option<ScheduleWeekday>,
     /// `intervalHours`
     ///
     /// Wire name `intervalHours`; `integer`; optional; format: int32; minimum: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
     #[serde(rename = "intervalHours", default, skip_serializing_if = "Option::is_none")]
     pub interval_hours: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4267,48 +4340,40 @@ pub struct SubInterface {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; required; format: int32.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     pub vlan: i64,
     /// `portType`
     ///
     /// Wire name `portType`; `SubInterfacePortType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(rename = "portType")]
     pub port_type: SubInterfacePortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `SubInterfaceIpMode`; optional; default: DHCP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<SubInterfaceIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(
         rename = "corePortEnabled",
         default,
@@ -4318,7 +4383,6 @@ pub struct SubInterface {
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
     #[serde(
         rename = "accessPortEnabled",
         default,
@@ -4510,48 +4574,40 @@ pub struct SubInterfaceResponse {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; required; format: int32.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     pub vlan: i64,
     /// `portType`
     ///
     /// Wire name `portType`; `SubInterfaceResponsePortType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(rename = "portType")]
     pub port_type: SubInterfaceResponsePortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `SubInterfaceResponseIpMode`; optional; default: DHCP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<SubInterfaceResponseIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(
         rename = "corePortEnabled",
         default,
@@ -4561,7 +4617,6 @@ pub struct SubInterfaceResponse {
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(
         rename = "accessPortEnabled",
         default,
@@ -4571,7 +4626,6 @@ pub struct SubInterfaceResponse {
     /// `interfaceName`
     ///
     /// Wire name `interfaceName`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
     #[serde(rename = "interfaceName", default, skip_serializing_if = "Option::is_none")]
     pub interface_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4765,31 +4819,26 @@ pub struct TunneledWlanInfo {
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
     #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `networkName`
     ///
     /// Wire name `networkName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
     #[serde(rename = "networkName", default, skip_serializing_if = "Option::is_none")]
     pub network_name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `wlanId`
     ///
     /// Wire name `wlanId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
     #[serde(rename = "wlanId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4838,74 +4887,63 @@ impl TunneledWlanInfo {
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UpdateLinkAggregationGroup {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `lagType`
     ///
     /// Wire name `lagType`; `UpdateLinkAggregationGroupLagType`; optional; default: LACP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "lagType", default, skip_serializing_if = "Option::is_none")]
     pub lag_type: Option<UpdateLinkAggregationGroupLagType>,
     /// `lacpMode`
     ///
     /// Wire name `lacpMode`; `UpdateLinkAggregationGroupLacpMode`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "lacpMode")]
     pub lacp_mode: UpdateLinkAggregationGroupLacpMode,
     /// `lacpTimeout`
     ///
     /// Wire name `lacpTimeout`; `UpdateLinkAggregationGroupLacpTimeout`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "lacpTimeout")]
     pub lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
     /// `lagMembers`
     ///
     /// Wire name `lagMembers`; `array<LagMember>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "lagMembers", default, skip_serializing_if = "Option::is_none")]
     pub lag_members: Option<Vec<LagMember>>,
     /// `portType`
     ///
     /// Wire name `portType`; `UpdateLinkAggregationGroupPortType`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "portType")]
     pub port_type: UpdateLinkAggregationGroupPortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `UpdateLinkAggregationGroupIpMode`; optional; default: DHCP.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(
         rename = "corePortEnabled",
         default,
@@ -4915,7 +4953,6 @@ pub struct UpdateLinkAggregationGroup {
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(
         rename = "accessPortEnabled",
         default,
@@ -4925,19 +4962,16 @@ pub struct UpdateLinkAggregationGroup {
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
     pub nat_enabled: Option<bool>,
     /// `natPools`
     ///
     /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
     pub nat_pools: Option<Vec<NatPool>>,
     /// `lagEnabled`
     ///
     /// Wire name `lagEnabled`; `boolean`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
     #[serde(rename = "lagEnabled")]
     pub lag_enabled: bool,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4945,92 +4979,174 @@ pub struct UpdateLinkAggregationGroup {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl UpdateLinkAggregationGroup {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        lacp_mode: UpdateLinkAggregationGroupLacpMode,
-        lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
-        port_type: UpdateLinkAggregationGroupPortType,
-        lag_enabled: bool,
-    ) -> Self {
-        Self {
-            description: None,
-            lag_type: None,
-            lacp_mode,
-            lacp_timeout,
-            lag_members: None,
-            port_type,
-            ip_mode: None,
-            ip: None,
-            subnet: None,
-            gateway: None,
-            core_port_enabled: None,
-            access_port_enabled: None,
-            nat_enabled: None,
-            nat_pools: None,
-            lag_enabled,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> UpdateLinkAggregationGroupBuilder {
+        <UpdateLinkAggregationGroupBuilder as Default>::default()
     }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`UpdateLinkAggregationGroup`]: set its fields, then call `build`.
+///
+/// Start one with `UpdateLinkAggregationGroup::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct UpdateLinkAggregationGroupBuilder {
+    description: Option<String>,
+    lag_type: Option<UpdateLinkAggregationGroupLagType>,
+    lacp_mode: Option<UpdateLinkAggregationGroupLacpMode>,
+    lacp_timeout: Option<UpdateLinkAggregationGroupLacpTimeout>,
+    lag_members: Option<Vec<LagMember>>,
+    port_type: Option<UpdateLinkAggregationGroupPortType>,
+    ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
+    ip: Option<String>,
+    subnet: Option<String>,
+    gateway: Option<String>,
+    core_port_enabled: Option<bool>,
+    access_port_enabled: Option<bool>,
+    nat_enabled: Option<bool>,
+    nat_pools: Option<Vec<NatPool>>,
+    lag_enabled: Option<bool>,
+}
+impl UpdateLinkAggregationGroupBuilder {
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
     }
-    /// Sets `lagType`.
-    pub fn with_lag_type(
+    /// Sets `lagType` (optional).
+    pub fn lag_type(
         mut self,
         value: impl Into<UpdateLinkAggregationGroupLagType>,
     ) -> Self {
         self.lag_type = Some(value.into());
         self
     }
-    /// Sets `lagMembers`.
-    pub fn with_lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
+    /// Sets `lacpMode` (required).
+    pub fn lacp_mode(
+        mut self,
+        value: impl Into<UpdateLinkAggregationGroupLacpMode>,
+    ) -> Self {
+        self.lacp_mode = Some(value.into());
+        self
+    }
+    /// Sets `lacpTimeout` (required).
+    pub fn lacp_timeout(
+        mut self,
+        value: impl Into<UpdateLinkAggregationGroupLacpTimeout>,
+    ) -> Self {
+        self.lacp_timeout = Some(value.into());
+        self
+    }
+    /// Sets `lagMembers` (optional).
+    pub fn lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
         self.lag_members = Some(value.into());
         self
     }
-    /// Sets `ipMode`.
-    pub fn with_ip_mode(
+    /// Sets `portType` (required).
+    pub fn port_type(
+        mut self,
+        value: impl Into<UpdateLinkAggregationGroupPortType>,
+    ) -> Self {
+        self.port_type = Some(value.into());
+        self
+    }
+    /// Sets `ipMode` (optional).
+    pub fn ip_mode(
         mut self,
         value: impl Into<UpdateLinkAggregationGroupIpMode>,
     ) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
-    /// Sets `ip`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `ip` (optional).
+    pub fn ip(mut self, value: impl Into<String>) -> Self {
         self.ip = Some(value.into());
         self
     }
-    /// Sets `subnet`.
-    pub fn with_subnet(mut self, value: impl Into<String>) -> Self {
+    /// Sets `subnet` (optional).
+    pub fn subnet(mut self, value: impl Into<String>) -> Self {
         self.subnet = Some(value.into());
         self
     }
-    /// Sets `gateway`.
-    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+    /// Sets `gateway` (optional).
+    pub fn gateway(mut self, value: impl Into<String>) -> Self {
         self.gateway = Some(value.into());
         self
     }
-    /// Sets `corePortEnabled`.
-    pub fn with_core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `corePortEnabled` (optional).
+    pub fn core_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.core_port_enabled = Some(value.into());
         self
     }
-    /// Sets `accessPortEnabled`.
-    pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `accessPortEnabled` (optional).
+    pub fn access_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.access_port_enabled = Some(value.into());
         self
     }
-    /// Sets `natEnabled`.
-    pub fn with_nat_enabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `natEnabled` (optional).
+    pub fn nat_enabled(mut self, value: impl Into<bool>) -> Self {
         self.nat_enabled = Some(value.into());
         self
     }
-    /// Sets `natPools`.
-    pub fn with_nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+    /// Sets `natPools` (optional).
+    pub fn nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
         self.nat_pools = Some(value.into());
         self
+    }
+    /// Sets `lagEnabled` (required).
+    pub fn lag_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.lag_enabled = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::MissingField> {
+        Ok(UpdateLinkAggregationGroup {
+            description: self.description,
+            lag_type: self.lag_type,
+            lacp_mode: self
+                .lacp_mode
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "UpdateLinkAggregationGroup",
+                        "lacpMode",
+                    ),
+                )?,
+            lacp_timeout: self
+                .lacp_timeout
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "UpdateLinkAggregationGroup",
+                        "lacpTimeout",
+                    ),
+                )?,
+            lag_members: self.lag_members,
+            port_type: self
+                .port_type
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "UpdateLinkAggregationGroup",
+                        "portType",
+                    ),
+                )?,
+            ip_mode: self.ip_mode,
+            ip: self.ip,
+            subnet: self.subnet,
+            gateway: self.gateway,
+            core_port_enabled: self.core_port_enabled,
+            access_port_enabled: self.access_port_enabled,
+            nat_enabled: self.nat_enabled,
+            nat_pools: self.nat_pools,
+            lag_enabled: self
+                .lag_enabled
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "UpdateLinkAggregationGroup",
+                        "lagEnabled",
+                    ),
+                )?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Update link aggregation group ip mode: the values the official description lists.
@@ -5327,19 +5443,16 @@ pub struct VirtualIp {
     /// `virtualIp`
     ///
     /// Wire name `virtualIp`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
     #[serde(rename = "virtualIp")]
     pub virtual_ip: String,
     /// `ports`
     ///
     /// Wire name `ports`; `array<VirtualIpPort>`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<VirtualIpPort>>,
     /// `timeoutSeconds`
     ///
     /// Wire name `timeoutSeconds`; `integer`; optional; format: int32; maximum: 15; minimum: 3.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
     #[serde(rename = "timeoutSeconds", default, skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5378,13 +5491,11 @@ pub struct VirtualIpPort {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpPortDto).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `portName`
     ///
     /// Wire name `portName`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpPortDto).
     #[serde(rename = "portName")]
     pub port_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5405,37 +5516,32 @@ impl VirtualIpPort {
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct WanMember {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `portName`
     ///
     /// Wire name `portName`; `string`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
     #[serde(rename = "portName")]
     pub port_name: String,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; required; format: int32; maximum: 2; minimum: 1.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
     pub priority: i64,
     /// `healthCheckEnabled`
     ///
     /// Wire name `healthCheckEnabled`; `boolean`; required.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
     #[serde(rename = "healthCheckEnabled")]
     pub health_check_enabled: bool,
     /// `linkHealthCheckPolicy`
     ///
     /// Wire name `linkHealthCheckPolicy`; `LinkHealthCheckPolicy`; optional.
-    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
     #[serde(
         rename = "linkHealthCheckPolicy",
         default,
@@ -5447,29 +5553,77 @@ pub struct WanMember {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl WanMember {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        serial_number: String,
-        port_name: String,
-        priority: i64,
-        health_check_enabled: bool,
-    ) -> Self {
-        Self {
-            serial_number,
-            port_name,
-            priority,
-            health_check_enabled,
-            link_health_check_policy: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> WanMemberBuilder {
+        <WanMemberBuilder as Default>::default()
     }
-    /// Sets `linkHealthCheckPolicy`.
-    pub fn with_link_health_check_policy(
+}
+/// Builder of [`WanMember`]: set its fields, then call `build`.
+///
+/// Start one with `WanMember::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct WanMemberBuilder {
+    serial_number: Option<String>,
+    port_name: Option<String>,
+    priority: Option<i64>,
+    health_check_enabled: Option<bool>,
+    link_health_check_policy: Option<LinkHealthCheckPolicy>,
+}
+impl WanMemberBuilder {
+    /// Sets `serialNumber` (required).
+    pub fn serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `portName` (required).
+    pub fn port_name(mut self, value: impl Into<String>) -> Self {
+        self.port_name = Some(value.into());
+        self
+    }
+    /// Sets `priority` (required).
+    pub fn priority(mut self, value: impl Into<i64>) -> Self {
+        self.priority = Some(value.into());
+        self
+    }
+    /// Sets `healthCheckEnabled` (required).
+    pub fn health_check_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.health_check_enabled = Some(value.into());
+        self
+    }
+    /// Sets `linkHealthCheckPolicy` (optional).
+    pub fn link_health_check_policy(
         mut self,
         value: impl Into<LinkHealthCheckPolicy>,
     ) -> Self {
         self.link_health_check_policy = Some(value.into());
         self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<WanMember, ruckus_one_runtime::MissingField> {
+        Ok(WanMember {
+            serial_number: self
+                .serial_number
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("WanMember", "serialNumber"),
+                )?,
+            port_name: self
+                .port_name
+                .ok_or(ruckus_one_runtime::MissingField::new("WanMember", "portName"))?,
+            priority: self
+                .priority
+                .ok_or(ruckus_one_runtime::MissingField::new("WanMember", "priority"))?,
+            health_check_enabled: self
+                .health_check_enabled
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "WanMember",
+                        "healthCheckEnabled",
+                    ),
+                )?,
+            link_health_check_policy: self.link_health_check_policy,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 #[cfg(feature = "experimental")]

@@ -232,13 +232,11 @@ pub struct AlmExtraEntitlementInfo {
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `AlmExtraEntitlementInfoLicenseType`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<AlmExtraEntitlementInfoLicenseType>,
     /// `remainingQuantity`
     ///
     /// Wire name `remainingQuantity`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(
         rename = "remainingQuantity",
         default,
@@ -248,19 +246,16 @@ pub struct AlmExtraEntitlementInfo {
     /// `soEntQuantity`
     ///
     /// Wire name `soEntQuantity`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(rename = "soEntQuantity", default, skip_serializing_if = "Option::is_none")]
     pub so_ent_quantity: Option<i64>,
     /// `activeApCount`
     ///
     /// Wire name `activeApCount`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(rename = "activeApCount", default, skip_serializing_if = "Option::is_none")]
     pub active_ap_count: Option<i64>,
     /// `activeSwitchCount`
     ///
     /// Wire name `activeSwitchCount`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(
         rename = "activeSwitchCount",
         default,
@@ -270,7 +265,6 @@ pub struct AlmExtraEntitlementInfo {
     /// `activeEdgeCount`
     ///
     /// Wire name `activeEdgeCount`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(
         rename = "activeEdgeCount",
         default,
@@ -410,55 +404,46 @@ pub struct Assignment {
     /// `id`
     ///
     /// Wire name `id`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// `mspTenantId`
     ///
     /// Wire name `mspTenantId`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "mspTenantId", default, skip_serializing_if = "Option::is_none")]
     pub msp_tenant_id: Option<String>,
     /// `mspEcTenantId`
     ///
     /// Wire name `mspEcTenantId`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "mspEcTenantId", default, skip_serializing_if = "Option::is_none")]
     pub msp_ec_tenant_id: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `AssignmentDeviceType`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<AssignmentDeviceType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `dateEffective`
     ///
     /// Wire name `dateEffective`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "dateEffective", default, skip_serializing_if = "Option::is_none")]
     pub date_effective: Option<String>,
     /// `dateExpires`
     ///
     /// Wire name `dateExpires`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "dateExpires", default, skip_serializing_if = "Option::is_none")]
     pub date_expires: Option<String>,
     /// `trialAssignment`
     ///
     /// Wire name `trialAssignment`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(
         rename = "trialAssignment",
         default,
@@ -468,7 +453,6 @@ pub struct Assignment {
     /// `dateAssignmentCreated`
     ///
     /// Wire name `dateAssignmentCreated`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(
         rename = "dateAssignmentCreated",
         default,
@@ -478,7 +462,6 @@ pub struct Assignment {
     /// `dateAssignmentRevoked`
     ///
     /// Wire name `dateAssignmentRevoked`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(
         rename = "dateAssignmentRevoked",
         default,
@@ -488,37 +471,31 @@ pub struct Assignment {
     /// `createdBy`
     ///
     /// Wire name `createdBy`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "createdBy", default, skip_serializing_if = "Option::is_none")]
     pub created_by: Option<String>,
     /// `revokedBy`
     ///
     /// Wire name `revokedBy`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "revokedBy", default, skip_serializing_if = "Option::is_none")]
     pub revoked_by: Option<String>,
     /// `extendedTrial`
     ///
     /// Wire name `extendedTrial`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "extendedTrial", default, skip_serializing_if = "Option::is_none")]
     pub extended_trial: Option<bool>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `ownAssignment`
     ///
     /// Wire name `ownAssignment`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(rename = "ownAssignment", default, skip_serializing_if = "Option::is_none")]
     pub own_assignment: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `AssignmentStatus`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<AssignmentStatus>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -646,18 +623,15 @@ pub struct AssignmentAcxRequest {
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `AssignmentAcxRequestDeviceType`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
     #[serde(rename = "deviceType")]
     pub device_type: AssignmentAcxRequestDeviceType,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
     pub quantity: i64,
     /// `useTemporaryMspEntitlement`
     ///
     /// Wire name `useTemporaryMspEntitlement`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
     #[serde(
         rename = "useTemporaryMspEntitlement",
         default,
@@ -667,7 +641,6 @@ pub struct AssignmentAcxRequest {
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -841,31 +814,26 @@ pub struct AssignmentOperationResponse {
     /// `success`
     ///
     /// Wire name `success`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub success: Option<bool>,
     /// `assignments`
     ///
     /// Wire name `assignments`; `array<Assignment>`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<Assignment>>,
     /// `errorBrief`
     ///
     /// Wire name `errorBrief`; `AssignmentOperationResponseErrorBrief`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
     #[serde(rename = "errorBrief", default, skip_serializing_if = "Option::is_none")]
     pub error_brief: Option<AssignmentOperationResponseErrorBrief>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `ve`
     ///
     /// Wire name `ve`; `ValidationErrors`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ve: Option<ValidationErrors>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1142,31 +1110,26 @@ pub struct AssignmentSummary {
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `AssignmentSummaryDeviceType`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<AssignmentSummaryDeviceType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `myAssignments`
     ///
     /// Wire name `myAssignments`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(rename = "myAssignments", default, skip_serializing_if = "Option::is_none")]
     pub my_assignments: Option<i64>,
     /// `courtesyMspEntitlementsUsed`
     ///
     /// Wire name `courtesyMspEntitlementsUsed`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(
         rename = "courtesyMspEntitlementsUsed",
         default,
@@ -1176,7 +1139,6 @@ pub struct AssignmentSummary {
     /// `remainingDevices`
     ///
     /// Wire name `remainingDevices`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(
         rename = "remainingDevices",
         default,
@@ -1186,13 +1148,11 @@ pub struct AssignmentSummary {
     /// `trial`
     ///
     /// Wire name `trial`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<bool>,
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `AssignmentSummaryLicenseType`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
     #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<AssignmentSummaryLicenseType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1461,19 +1421,16 @@ pub struct BannerInformation {
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `BannerInformationDeviceType`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<BannerInformationDeviceType>,
     /// `multipleLicense`
     ///
     /// Wire name `multipleLicense`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(
         rename = "multipleLicense",
         default,
@@ -1483,25 +1440,21 @@ pub struct BannerInformation {
     /// `effectDate`
     ///
     /// Wire name `effectDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(rename = "effectDate", default, skip_serializing_if = "Option::is_none")]
     pub effect_date: Option<String>,
     /// `effectDays`
     ///
     /// Wire name `effectDays`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(rename = "effectDays", default, skip_serializing_if = "Option::is_none")]
     pub effect_days: Option<i64>,
     /// `deviceCount`
     ///
     /// Wire name `deviceCount`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
     pub device_count: Option<i64>,
     /// `affectedDeviceCount`
     ///
     /// Wire name `affectedDeviceCount`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(
         rename = "affectedDeviceCount",
         default,
@@ -1511,13 +1464,11 @@ pub struct BannerInformation {
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almExtraEntitlementInfoDto`
     ///
     /// Wire name `almExtraEntitlementInfoDto`; `EntitlementAlmExtraEntitlementInfo`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
     #[serde(
         rename = "almExtraEntitlementInfoDto",
         default,
@@ -1674,18 +1625,15 @@ pub struct CreateAssignmentRequest {
     /// `assignments`
     ///
     /// Wire name `assignments`; `array<AssignmentAcxRequest>`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
     pub assignments: Vec<AssignmentAcxRequest>,
     /// `startDate`
     ///
     /// Wire name `startDate`; `string`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
     #[serde(rename = "startDate")]
     pub start_date: String,
     /// `endDate`
     ///
     /// Wire name `endDate`; `string`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
     #[serde(rename = "endDate")]
     pub end_date: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1718,97 +1666,81 @@ pub struct Entitlement {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `EntitlementDeviceType`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<EntitlementDeviceType>,
     /// `effectiveDate`
     ///
     /// Wire name `effectiveDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "effectiveDate", default, skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `sku`
     ///
     /// Wire name `sku`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sku: Option<String>,
     /// `licenseName`
     ///
     /// Wire name `licenseName`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "licenseName", default, skip_serializing_if = "Option::is_none")]
     pub license_name: Option<String>,
     /// `licenseDesc`
     ///
     /// Wire name `licenseDesc`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "licenseDesc", default, skip_serializing_if = "Option::is_none")]
     pub license_desc: Option<String>,
     /// `emailStage`
     ///
     /// Wire name `emailStage`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "emailStage", default, skip_serializing_if = "Option::is_none")]
     pub email_stage: Option<String>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almLicenseType`
     ///
     /// Wire name `almLicenseType`; `EntitlementAlmLicenseType`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "almLicenseType", default, skip_serializing_if = "Option::is_none")]
     pub alm_license_type: Option<EntitlementAlmLicenseType>,
     /// `almActivationId`
     ///
     /// Wire name `almActivationId`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(
         rename = "almActivationId",
         default,
@@ -1818,7 +1750,6 @@ pub struct Entitlement {
     /// `almSoEntQuantity`
     ///
     /// Wire name `almSoEntQuantity`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(
         rename = "almSoEntQuantity",
         default,
@@ -1828,7 +1759,6 @@ pub struct Entitlement {
     /// `almUsedQuantity`
     ///
     /// Wire name `almUsedQuantity`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(
         rename = "almUsedQuantity",
         default,
@@ -1838,7 +1768,6 @@ pub struct Entitlement {
     /// `extendedLicensesAssignment`
     ///
     /// Wire name `extendedLicensesAssignment`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(
         rename = "extendedLicensesAssignment",
         default,
@@ -1848,19 +1777,16 @@ pub struct Entitlement {
     /// `r1Sku`
     ///
     /// Wire name `r1Sku`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "r1Sku", default, skip_serializing_if = "Option::is_none")]
     pub r1_sku: Option<bool>,
     /// `tempLicense`
     ///
     /// Wire name `tempLicense`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "tempLicense", default, skip_serializing_if = "Option::is_none")]
     pub temp_license: Option<bool>,
     /// `assignedLicense`
     ///
     /// Wire name `assignedLicense`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(
         rename = "assignedLicense",
         default,
@@ -1870,19 +1796,16 @@ pub struct Entitlement {
     /// `historical`
     ///
     /// Wire name `historical`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub historical: Option<bool>,
     /// `graceEndDate`
     ///
     /// Wire name `graceEndDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "graceEndDate", default, skip_serializing_if = "Option::is_none")]
     pub grace_end_date: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2061,13 +1984,11 @@ pub struct EntitlementAlmExtraEntitlementInfo {
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `EntitlementAlmExtraEntitlementInfoLicenseType`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<EntitlementAlmExtraEntitlementInfoLicenseType>,
     /// `remainingQuantity`
     ///
     /// Wire name `remainingQuantity`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(
         rename = "remainingQuantity",
         default,
@@ -2077,7 +1998,6 @@ pub struct EntitlementAlmExtraEntitlementInfo {
     /// `soEntQuantity`
     ///
     /// Wire name `soEntQuantity`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
     #[serde(rename = "soEntQuantity", default, skip_serializing_if = "Option::is_none")]
     pub so_ent_quantity: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2417,25 +2337,21 @@ pub struct LicenseBanner {
     /// `type`
     ///
     /// Wire name `type`; `LicenseBannerType`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<LicenseBannerType>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almExtraInfo`
     ///
     /// Wire name `almExtraInfo`; `AlmExtraEntitlementInfo`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "almExtraInfo", default, skip_serializing_if = "Option::is_none")]
     pub alm_extra_info: Option<AlmExtraEntitlementInfo>,
     /// `multipleLicense`
     ///
     /// Wire name `multipleLicense`; `boolean`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(
         rename = "multipleLicense",
         default,
@@ -2445,49 +2361,41 @@ pub struct LicenseBanner {
     /// `effectDate`
     ///
     /// Wire name `effectDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "effectDate", default, skip_serializing_if = "Option::is_none")]
     pub effect_date: Option<String>,
     /// `effectDays`
     ///
     /// Wire name `effectDays`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "effectDays", default, skip_serializing_if = "Option::is_none")]
     pub effect_days: Option<i64>,
     /// `deviceCount`
     ///
     /// Wire name `deviceCount`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
     pub device_count: Option<i64>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `LicenseBannerDeviceType`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<LicenseBannerDeviceType>,
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `LicenseBannerLicenseType`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<LicenseBannerLicenseType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `totalRALicense`
     ///
     /// Wire name `totalRALicense`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(rename = "totalRALicense", default, skip_serializing_if = "Option::is_none")]
     pub total_ra_license: Option<i64>,
     /// `totalActiveDevices`
     ///
     /// Wire name `totalActiveDevices`; `integer`; optional.
-    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
     #[serde(
         rename = "totalActiveDevices",
         default,
@@ -2847,49 +2755,41 @@ pub struct MspEntitlement {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `MspEntitlementDeviceType`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<MspEntitlementDeviceType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `sku`
     ///
     /// Wire name `sku`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sku: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `effectiveDate`
     ///
     /// Wire name `effectiveDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "effectiveDate", default, skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `lastNotificationDate`
     ///
     /// Wire name `lastNotificationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(
         rename = "lastNotificationDate",
         default,
@@ -2899,13 +2799,11 @@ pub struct MspEntitlement {
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almActivationId`
     ///
     /// Wire name `almActivationId`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(
         rename = "almActivationId",
         default,
@@ -2915,7 +2813,6 @@ pub struct MspEntitlement {
     /// `almSoEntQuantity`
     ///
     /// Wire name `almSoEntQuantity`; `integer`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(
         rename = "almSoEntQuantity",
         default,
@@ -2925,25 +2822,21 @@ pub struct MspEntitlement {
     /// `isR1Sku`
     ///
     /// Wire name `isR1Sku`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "isR1Sku", default, skip_serializing_if = "Option::is_none")]
     pub is_r1_sku: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `MspEntitlementStatus`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<MspEntitlementStatus>,
     /// `r1Sku`
     ///
     /// Wire name `r1Sku`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "r1Sku", default, skip_serializing_if = "Option::is_none")]
     pub r1_sku: Option<bool>,
     /// `isTrial`
     ///
     /// Wire name `isTrial`; `boolean`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
     #[serde(rename = "isTrial", default, skip_serializing_if = "Option::is_none")]
     pub is_trial: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3188,24 +3081,20 @@ pub struct ReplacementAcxRequest {
     /// `assignmentId`
     ///
     /// Wire name `assignmentId`; `integer`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
     #[serde(rename = "assignmentId")]
     pub assignment_id: i64,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
     pub quantity: i64,
     /// `startDate`
     ///
     /// Wire name `startDate`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
     #[serde(rename = "startDate", default, skip_serializing_if = "Option::is_none")]
     pub start_date: Option<String>,
     /// `endDate`
     ///
     /// Wire name `endDate`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
     #[serde(rename = "endDate", default, skip_serializing_if = "Option::is_none")]
     pub end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3245,7 +3134,6 @@ pub struct RevocationAcxRequest {
     /// `assignmentId`
     ///
     /// Wire name `assignmentId`; `integer`; required.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml RevocationACXRequest).
     #[serde(rename = "assignmentId")]
     pub assignment_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3272,25 +3160,21 @@ pub struct ValidationErrors {
     /// `object`
     ///
     /// Wire name `object`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// `objectName`
     ///
     /// Wire name `objectName`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
     #[serde(rename = "objectName", default, skip_serializing_if = "Option::is_none")]
     pub object_name: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `expected`
     ///
     /// Wire name `expected`; `string`; optional.
-    /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.

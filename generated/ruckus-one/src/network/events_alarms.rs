@@ -16,13 +16,11 @@ pub struct EventMetasQuery {
     /// Fields to return for each record.
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Filters selecting the records; the metas queries require the key `ids` in it, even with an empty value.
     ///
     /// Wire name `filters`; `json`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -60,43 +58,36 @@ pub struct AlarmData {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `error`
     ///
     /// Wire name `error`; `EventsError`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<EventsError>>,
     /// `data`
     ///
     /// Wire name `data`; `array<map<json>>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -108,13 +99,11 @@ pub struct AlarmData {
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `mspEcAlarmCountList`
     ///
     /// Wire name `mspEcAlarmCountList`; `array<MspEcAlarmCount>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
     #[serde(
         rename = "mspEcAlarmCountList",
         default,
@@ -207,43 +196,36 @@ pub struct EventData {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `error`
     ///
     /// Wire name `error`; `EventsError`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<EventsError>>,
     /// `data`
     ///
     /// Wire name `data`; `array<map<json>>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -255,7 +237,6 @@ pub struct EventData {
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -335,37 +316,31 @@ pub struct EventsDynamicQueryPayload {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `support`
     ///
     /// Wire name `support`; `boolean`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub support: Option<bool>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<String>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -375,25 +350,21 @@ pub struct EventsDynamicQueryPayload {
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `filters`
     ///
     /// Wire name `filters`; `map<array<string>>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
     /// `clientTimeZone`
     ///
     /// Wire name `clientTimeZone`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "clientTimeZone", default, skip_serializing_if = "Option::is_none")]
     pub client_time_zone: Option<String>,
     /// `clientDateFormat`
     ///
     /// Wire name `clientDateFormat`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "clientDateFormat",
         default,
@@ -403,19 +374,16 @@ pub struct EventsDynamicQueryPayload {
     /// `detailLevel`
     ///
     /// Wire name `detailLevel`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
     pub detail_level: Option<String>,
     /// `isSupport`
     ///
     /// Wire name `isSupport`; `boolean`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "isSupport", default, skip_serializing_if = "Option::is_none")]
     pub is_support: Option<bool>,
     /// `eventsPeriodForExport`
     ///
     /// Wire name `eventsPeriodForExport`; `map<string>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "eventsPeriodForExport",
         default,
@@ -425,7 +393,6 @@ pub struct EventsDynamicQueryPayload {
     /// `termField`
     ///
     /// Wire name `termField`; `TermField`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
     #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
     pub term_field: Option<super::common::TermField>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -544,25 +511,21 @@ pub struct EventsError {
     /// `code`
     ///
     /// Wire name `code`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -612,13 +575,11 @@ pub struct LastLogin {
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `lastLoginDate`
     ///
     /// Wire name `lastLoginDate`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
     #[serde(rename = "lastLoginDate", default, skip_serializing_if = "Option::is_none")]
     pub last_login_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -656,31 +617,26 @@ pub struct LastLoginResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `error`
     ///
     /// Wire name `error`; `EventsError`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<EventsError>>,
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional; format: int32.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// `lastLoginList`
     ///
     /// Wire name `lastLoginList`; `array<LastLogin>`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
     #[serde(rename = "lastLoginList", default, skip_serializing_if = "Option::is_none")]
     pub last_login_list: Option<Vec<LastLogin>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -736,13 +692,11 @@ pub struct MspEcAlarmCount {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `alarmCount`
     ///
     /// Wire name `alarmCount`; `integer`; optional.
-    /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
     #[serde(rename = "alarmCount", default, skip_serializing_if = "Option::is_none")]
     pub alarm_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -1140,37 +1140,31 @@ pub struct IdentityServicePage {
     /// The items of this page.
     ///
     /// Wire name `content`; `array<json>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of items over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of items on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -1180,31 +1174,26 @@ pub struct IdentityServicePage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no items.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `PageableObject`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1296,37 +1285,31 @@ pub struct IdentityPage {
     /// The identities of this page.
     ///
     /// Wire name `content`; `array<Identity>`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<Identity>>,
     /// Number of identities over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of identities on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -1336,31 +1319,26 @@ pub struct IdentityPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no identities.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `IdentityPageableObject`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<IdentityPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1452,37 +1430,31 @@ pub struct MacRegistrationPoolPage {
     /// The pools of this page.
     ///
     /// Wire name `content`; `array<MacRegistrationPool>`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<MacRegistrationPool>>,
     /// Number of pools over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of pools on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -1492,31 +1464,26 @@ pub struct MacRegistrationPoolPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no pools.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `MacPageableObject`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1608,37 +1575,31 @@ pub struct MacRegistrationPage {
     /// The registrations of this page.
     ///
     /// Wire name `content`; `array<MacRegistration>`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<MacRegistration>>,
     /// Number of registrations over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of registrations on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -1648,31 +1609,26 @@ pub struct MacRegistrationPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no registrations.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `MacPageableObject`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1764,7 +1720,6 @@ pub struct MacRegistrationSearch {
     /// The criteria the results must match.
     ///
     /// Wire name `searchCriteriaList`; `array<MacRegistrationSearchCriterion>`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
     #[serde(
         rename = "searchCriteriaList",
         default,
@@ -1774,7 +1729,6 @@ pub struct MacRegistrationSearch {
     /// Which data to include; the values are not described (the description's example is ALL).
     ///
     /// Wire name `dataOption`; `string`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
     #[serde(rename = "dataOption", default, skip_serializing_if = "Option::is_none")]
     pub data_option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1815,19 +1769,16 @@ pub struct MacRegistrationSearchCriterion {
     /// Field to compare, for example `name`.
     ///
     /// Wire name `filterKey`; `string`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
     #[serde(rename = "filterKey", default, skip_serializing_if = "Option::is_none")]
     pub filter_key: Option<String>,
     /// Comparison, for example `eq`.
     ///
     /// Wire name `operation`; `string`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// Value to compare with.
     ///
     /// Wire name `value`; `json`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2957,37 +2908,31 @@ pub struct CertificateQueryRequest {
     /// Page number, from 1.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `SortOrder`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<super::common::SortOrder>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -2997,13 +2942,11 @@ pub struct CertificateQueryRequest {
     /// `filters`
     ///
     /// Wire name `filters`; `CertificateQueryFilters`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<CertificateQueryFilters>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3175,12 +3118,10 @@ pub struct AttributeMapping {
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml AttributeMapping).
     pub name: String,
     /// `mappedByName`
     ///
     /// Wire name `mappedByName`; `string`; required; max_length: 255; min_length: 1.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml AttributeMapping).
     #[serde(rename = "mappedByName")]
     pub mapped_by_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3197,47 +3138,67 @@ impl AttributeMapping {
         }
     }
 }
+/// Boolean evaluation, with the fields the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Boolean Evaluation).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct BooleanEvaluation {
+    /// `booleanValue`
+    ///
+    /// Wire name `booleanValue`; `boolean`; required.
+    #[serde(rename = "booleanValue")]
+    pub boolean_value: bool,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl BooleanEvaluation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(boolean_value: bool) -> Self {
+        Self {
+            boolean_value,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Ca, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 6 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Ca {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255; min_length: 2.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     pub name: String,
     /// `commonName`
     ///
     /// Wire name `commonName`; `string`; required; max_length: 64; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "commonName")]
     pub common_name: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `organization`
     ///
     /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<String>,
     /// `organizationUnit`
     ///
     /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(
         rename = "organizationUnit",
         default,
@@ -3247,60 +3208,50 @@ pub struct Ca {
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `startDate`
     ///
     /// Wire name `startDate`; `string`; required; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "startDate")]
     pub start_date: String,
     /// `expireDate`
     ///
     /// Wire name `expireDate`; `string`; required; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "expireDate")]
     pub expire_date: String,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; required; format: int32; maximum: 4096; minimum: 2048.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "keyLength")]
     pub key_length: i64,
     /// `algorithm`
     ///
     /// Wire name `algorithm`; `AlgorithmEnum`; required.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     pub algorithm: AlgorithmEnum,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `locality`
     ///
     /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locality: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `publicKeyBase64`
     ///
     /// Wire name `publicKeyBase64`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(
         rename = "publicKeyBase64",
         default,
@@ -3310,7 +3261,6 @@ pub struct Ca {
     /// `privateKeyBase64`
     ///
     /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(
         rename = "privateKeyBase64",
         default,
@@ -3320,7 +3270,6 @@ pub struct Ca {
     /// `publicKeyShaThumbprint`
     ///
     /// Wire name `publicKeyShaThumbprint`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(
         rename = "publicKeyShaThumbprint",
         default,
@@ -3330,61 +3279,51 @@ pub struct Ca {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `usages`
     ///
     /// Wire name `usages`; `array<CaUsages>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usages: Option<Vec<CaUsages>>,
     /// `templateCount`
     ///
     /// Wire name `templateCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "templateCount", default, skip_serializing_if = "Option::is_none")]
     pub template_count: Option<i64>,
     /// `templateNames`
     ///
     /// Wire name `templateNames`; `array<string>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "templateNames", default, skip_serializing_if = "Option::is_none")]
     pub template_names: Option<Vec<String>>,
     /// `ocspName`
     ///
     /// Wire name `ocspName`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "ocspName", default, skip_serializing_if = "Option::is_none")]
     pub ocsp_name: Option<String>,
     /// `ocspHash`
     ///
     /// Wire name `ocspHash`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "ocspHash", default, skip_serializing_if = "Option::is_none")]
     pub ocsp_hash: Option<String>,
     /// `keyUsages`
     ///
     /// Wire name `keyUsages`; `array<CaKeyUsages>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<CaKeyUsages>>,
     /// `chain`
     ///
     /// Wire name `chain`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
     /// `details`
     ///
     /// Wire name `details`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `array<CaStatus>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<CaStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3392,159 +3331,233 @@ pub struct Ca {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl Ca {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        name: String,
-        common_name: String,
-        start_date: String,
-        expire_date: String,
-        key_length: i64,
-        algorithm: AlgorithmEnum,
-    ) -> Self {
-        Self {
-            id: None,
-            name,
-            common_name,
-            description: None,
-            organization: None,
-            organization_unit: None,
-            email: None,
-            start_date,
-            expire_date,
-            key_length,
-            algorithm,
-            title: None,
-            locality: None,
-            state: None,
-            country: None,
-            public_key_base64: None,
-            private_key_base64: None,
-            public_key_sha_thumbprint: None,
-            serial_number: None,
-            usages: None,
-            template_count: None,
-            template_names: None,
-            ocsp_name: None,
-            ocsp_hash: None,
-            key_usages: None,
-            chain: None,
-            details: None,
-            status: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> CaBuilder {
+        <CaBuilder as Default>::default()
     }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`Ca`]: set its fields, then call `build`.
+///
+/// Start one with `Ca::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct CaBuilder {
+    id: Option<String>,
+    name: Option<String>,
+    common_name: Option<String>,
+    description: Option<String>,
+    organization: Option<String>,
+    organization_unit: Option<String>,
+    email: Option<String>,
+    start_date: Option<String>,
+    expire_date: Option<String>,
+    key_length: Option<i64>,
+    algorithm: Option<AlgorithmEnum>,
+    title: Option<String>,
+    locality: Option<String>,
+    state: Option<String>,
+    country: Option<String>,
+    public_key_base64: Option<String>,
+    private_key_base64: Option<ruckus_one_runtime::Secret>,
+    public_key_sha_thumbprint: Option<String>,
+    serial_number: Option<String>,
+    usages: Option<Vec<CaUsages>>,
+    template_count: Option<i64>,
+    template_names: Option<Vec<String>>,
+    ocsp_name: Option<String>,
+    ocsp_hash: Option<String>,
+    key_usages: Option<Vec<CaKeyUsages>>,
+    chain: Option<String>,
+    details: Option<String>,
+    status: Option<Vec<CaStatus>>,
+}
+impl CaBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
     }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `commonName` (required).
+    pub fn common_name(mut self, value: impl Into<String>) -> Self {
+        self.common_name = Some(value.into());
+        self
+    }
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
     }
-    /// Sets `organization`.
-    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+    /// Sets `organization` (optional).
+    pub fn organization(mut self, value: impl Into<String>) -> Self {
         self.organization = Some(value.into());
         self
     }
-    /// Sets `organizationUnit`.
-    pub fn with_organization_unit(mut self, value: impl Into<String>) -> Self {
+    /// Sets `organizationUnit` (optional).
+    pub fn organization_unit(mut self, value: impl Into<String>) -> Self {
         self.organization_unit = Some(value.into());
         self
     }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+    /// Sets `email` (optional).
+    pub fn email(mut self, value: impl Into<String>) -> Self {
         self.email = Some(value.into());
         self
     }
-    /// Sets `title`.
-    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+    /// Sets `startDate` (required).
+    pub fn start_date(mut self, value: impl Into<String>) -> Self {
+        self.start_date = Some(value.into());
+        self
+    }
+    /// Sets `expireDate` (required).
+    pub fn expire_date(mut self, value: impl Into<String>) -> Self {
+        self.expire_date = Some(value.into());
+        self
+    }
+    /// Sets `keyLength` (required).
+    pub fn key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `algorithm` (required).
+    pub fn algorithm(mut self, value: impl Into<AlgorithmEnum>) -> Self {
+        self.algorithm = Some(value.into());
+        self
+    }
+    /// Sets `title` (optional).
+    pub fn title(mut self, value: impl Into<String>) -> Self {
         self.title = Some(value.into());
         self
     }
-    /// Sets `locality`.
-    pub fn with_locality(mut self, value: impl Into<String>) -> Self {
+    /// Sets `locality` (optional).
+    pub fn locality(mut self, value: impl Into<String>) -> Self {
         self.locality = Some(value.into());
         self
     }
-    /// Sets `state`.
-    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+    /// Sets `state` (optional).
+    pub fn state(mut self, value: impl Into<String>) -> Self {
         self.state = Some(value.into());
         self
     }
-    /// Sets `country`.
-    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+    /// Sets `country` (optional).
+    pub fn country(mut self, value: impl Into<String>) -> Self {
         self.country = Some(value.into());
         self
     }
-    /// Sets `publicKeyBase64`.
-    pub fn with_public_key_base64(mut self, value: impl Into<String>) -> Self {
+    /// Sets `publicKeyBase64` (optional).
+    pub fn public_key_base64(mut self, value: impl Into<String>) -> Self {
         self.public_key_base64 = Some(value.into());
         self
     }
-    /// Sets `privateKeyBase64`.
-    pub fn with_private_key_base64(
+    /// Sets `privateKeyBase64` (optional).
+    pub fn private_key_base64(
         mut self,
         value: impl Into<ruckus_one_runtime::Secret>,
     ) -> Self {
         self.private_key_base64 = Some(value.into());
         self
     }
-    /// Sets `publicKeyShaThumbprint`.
-    pub fn with_public_key_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
+    /// Sets `publicKeyShaThumbprint` (optional).
+    pub fn public_key_sha_thumbprint(mut self, value: impl Into<String>) -> Self {
         self.public_key_sha_thumbprint = Some(value.into());
         self
     }
-    /// Sets `serialNumber`.
-    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+    /// Sets `serialNumber` (optional).
+    pub fn serial_number(mut self, value: impl Into<String>) -> Self {
         self.serial_number = Some(value.into());
         self
     }
-    /// Sets `usages`.
-    pub fn with_usages(mut self, value: impl Into<Vec<CaUsages>>) -> Self {
+    /// Sets `usages` (optional).
+    pub fn usages(mut self, value: impl Into<Vec<CaUsages>>) -> Self {
         self.usages = Some(value.into());
         self
     }
-    /// Sets `templateCount`.
-    pub fn with_template_count(mut self, value: impl Into<i64>) -> Self {
+    /// Sets `templateCount` (optional).
+    pub fn template_count(mut self, value: impl Into<i64>) -> Self {
         self.template_count = Some(value.into());
         self
     }
-    /// Sets `templateNames`.
-    pub fn with_template_names(mut self, value: impl Into<Vec<String>>) -> Self {
+    /// Sets `templateNames` (optional).
+    pub fn template_names(mut self, value: impl Into<Vec<String>>) -> Self {
         self.template_names = Some(value.into());
         self
     }
-    /// Sets `ocspName`.
-    pub fn with_ocsp_name(mut self, value: impl Into<String>) -> Self {
+    /// Sets `ocspName` (optional).
+    pub fn ocsp_name(mut self, value: impl Into<String>) -> Self {
         self.ocsp_name = Some(value.into());
         self
     }
-    /// Sets `ocspHash`.
-    pub fn with_ocsp_hash(mut self, value: impl Into<String>) -> Self {
+    /// Sets `ocspHash` (optional).
+    pub fn ocsp_hash(mut self, value: impl Into<String>) -> Self {
         self.ocsp_hash = Some(value.into());
         self
     }
-    /// Sets `keyUsages`.
-    pub fn with_key_usages(mut self, value: impl Into<Vec<CaKeyUsages>>) -> Self {
+    /// Sets `keyUsages` (optional).
+    pub fn key_usages(mut self, value: impl Into<Vec<CaKeyUsages>>) -> Self {
         self.key_usages = Some(value.into());
         self
     }
-    /// Sets `chain`.
-    pub fn with_chain(mut self, value: impl Into<String>) -> Self {
+    /// Sets `chain` (optional).
+    pub fn chain(mut self, value: impl Into<String>) -> Self {
         self.chain = Some(value.into());
         self
     }
-    /// Sets `details`.
-    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+    /// Sets `details` (optional).
+    pub fn details(mut self, value: impl Into<String>) -> Self {
         self.details = Some(value.into());
         self
     }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<Vec<CaStatus>>) -> Self {
+    /// Sets `status` (optional).
+    pub fn status(mut self, value: impl Into<Vec<CaStatus>>) -> Self {
         self.status = Some(value.into());
         self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<Ca, ruckus_one_runtime::MissingField> {
+        Ok(Ca {
+            id: self.id,
+            name: self.name.ok_or(ruckus_one_runtime::MissingField::new("Ca", "name"))?,
+            common_name: self
+                .common_name
+                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "commonName"))?,
+            description: self.description,
+            organization: self.organization,
+            organization_unit: self.organization_unit,
+            email: self.email,
+            start_date: self
+                .start_date
+                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "startDate"))?,
+            expire_date: self
+                .expire_date
+                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "expireDate"))?,
+            key_length: self
+                .key_length
+                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "keyLength"))?,
+            algorithm: self
+                .algorithm
+                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "algorithm"))?,
+            title: self.title,
+            locality: self.locality,
+            state: self.state,
+            country: self.country,
+            public_key_base64: self.public_key_base64,
+            private_key_base64: self.private_key_base64,
+            public_key_sha_thumbprint: self.public_key_sha_thumbprint,
+            serial_number: self.serial_number,
+            usages: self.usages,
+            template_count: self.template_count,
+            template_names: self.template_names,
+            ocsp_name: self.ocsp_name,
+            ocsp_hash: self.ocsp_hash,
+            key_usages: self.key_usages,
+            chain: self.chain,
+            details: self.details,
+            status: self.status,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Ca key usages: the values the official description lists.
@@ -3613,31 +3626,26 @@ pub struct CaQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<Ca>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Ca>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3811,13 +3819,11 @@ pub struct CertDownloadRequest {
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertDownloadRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `includeChain`
     ///
     /// Wire name `includeChain`; `boolean`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertDownloadRequest).
     #[serde(rename = "includeChain", default, skip_serializing_if = "Option::is_none")]
     pub include_chain: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3858,31 +3864,26 @@ pub struct CertQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<Certificate>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Certificate>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3938,31 +3939,26 @@ pub struct CertTemplateQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<CertificateTemplate>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<CertificateTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4009,7 +4005,7 @@ impl CertTemplateQueryResponse {
 }
 /// Certificate template ca type: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -4069,13 +4065,11 @@ pub struct Chromebook {
     /// `apiKey`
     ///
     /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "apiKey", default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<ruckus_one_runtime::Secret>,
     /// `certRemovalType`
     ///
     /// Wire name `certRemovalType`; `ChromebookCertRemovalType`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(
         rename = "certRemovalType",
         default,
@@ -4085,19 +4079,16 @@ pub struct Chromebook {
     /// `enrollmentType`
     ///
     /// Wire name `enrollmentType`; `ChromebookEnrollmentType`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "enrollmentType", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_type: Option<ChromebookEnrollmentType>,
     /// `notifyAppId`
     ///
     /// Wire name `notifyAppId`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "notifyAppId", default, skip_serializing_if = "Option::is_none")]
     pub notify_app_id: Option<String>,
     /// `accountCredential`
     ///
     /// Wire name `accountCredential`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(
         rename = "accountCredential",
         default,
@@ -4107,60 +4098,50 @@ pub struct Chromebook {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; required.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     pub enabled: bool,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `projectId`
     ///
     /// Wire name `projectId`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "projectId", default, skip_serializing_if = "Option::is_none")]
     pub project_id: Option<String>,
     /// `privateKeyId`
     ///
     /// Wire name `privateKeyId`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "privateKeyId", default, skip_serializing_if = "Option::is_none")]
     pub private_key_id: Option<ruckus_one_runtime::Secret>,
     /// `privateKey`
     ///
     /// Wire name `privateKey`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "privateKey", default, skip_serializing_if = "Option::is_none")]
     pub private_key: Option<ruckus_one_runtime::Secret>,
     /// `clientEmail`
     ///
     /// Wire name `clientEmail`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "clientEmail", default, skip_serializing_if = "Option::is_none")]
     pub client_email: Option<String>,
     /// `clientId`
     ///
     /// Wire name `clientId`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "clientId", default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
     /// `authUri`
     ///
     /// Wire name `authUri`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "authUri", default, skip_serializing_if = "Option::is_none")]
     pub auth_uri: Option<String>,
     /// `tokenUri`
     ///
     /// Wire name `tokenUri`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "tokenUri", default, skip_serializing_if = "Option::is_none")]
     pub token_uri: Option<String>,
     /// `enrollmentUrl`
     ///
     /// Wire name `enrollmentUrl`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
     #[serde(rename = "enrollmentUrl", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4394,6 +4375,32 @@ impl<'de> serde::Deserialize<'de> for ChromebookEnrollmentType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Date time evaluation, with the fields the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Date Time Evaluation).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DateTimeEvaluation {
+    /// `evaluationDateTime`
+    ///
+    /// Wire name `evaluationDateTime`; `string`; required; format: date-time.
+    #[serde(rename = "evaluationDateTime")]
+    pub evaluation_date_time: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DateTimeEvaluation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(evaluation_date_time: String) -> Self {
+        Self {
+            evaluation_date_time,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Device cert query response, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
@@ -4405,31 +4412,26 @@ pub struct DeviceCertQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DeviceCertificate>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DeviceCertificate>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4485,49 +4487,41 @@ pub struct DeviceCertificate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `commonName`
     ///
     /// Wire name `commonName`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
     pub common_name: Option<String>,
     /// `createDate`
     ///
     /// Wire name `createDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "createDate", default, skip_serializing_if = "Option::is_none")]
     pub create_date: Option<String>,
     /// `notBeforeDate`
     ///
     /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
     pub not_before_date: Option<String>,
     /// `notAfterDate`
     ///
     /// Wire name `notAfterDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `revocationDate`
     ///
     /// Wire name `revocationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
     pub revocation_date: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(
         rename = "revocationReason",
         default,
@@ -4537,19 +4531,16 @@ pub struct DeviceCertificate {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `shaThumbprint`
     ///
     /// Wire name `shaThumbprint`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "shaThumbprint", default, skip_serializing_if = "Option::is_none")]
     pub sha_thumbprint: Option<String>,
     /// `publicKeyBase64`
     ///
     /// Wire name `publicKeyBase64`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(
         rename = "publicKeyBase64",
         default,
@@ -4559,19 +4550,16 @@ pub struct DeviceCertificate {
     /// `organization`
     ///
     /// Wire name `organization`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<String>,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
     pub key_length: Option<i64>,
     /// `certificateTemplateName`
     ///
     /// Wire name `certificateTemplateName`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(
         rename = "certificateTemplateName",
         default,
@@ -4581,7 +4569,6 @@ pub struct DeviceCertificate {
     /// `certificateAuthoritiesName`
     ///
     /// Wire name `certificateAuthoritiesName`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(
         rename = "certificateAuthoritiesName",
         default,
@@ -4591,25 +4578,21 @@ pub struct DeviceCertificate {
     /// `locality`
     ///
     /// Wire name `locality`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locality: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `organizationUnit`
     ///
     /// Wire name `organizationUnit`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(
         rename = "organizationUnit",
         default,
@@ -4619,13 +4602,11 @@ pub struct DeviceCertificate {
     /// `keyUsages`
     ///
     /// Wire name `keyUsages`; `array<DeviceCertificateKeyUsages>`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<DeviceCertificateKeyUsages>>,
     /// `privateKeyBase64`
     ///
     /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(
         rename = "privateKeyBase64",
         default,
@@ -4635,25 +4616,21 @@ pub struct DeviceCertificate {
     /// `chain`
     ///
     /// Wire name `chain`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
     /// `details`
     ///
     /// Wire name `details`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `enrollmentType`
     ///
     /// Wire name `enrollmentType`; `DeviceCertificateEnrollmentType`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
     #[serde(rename = "enrollmentType", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_type: Option<DeviceCertificateEnrollmentType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4955,31 +4932,26 @@ pub struct DpskPassphrase {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `numberOfDevices`
     ///
     /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(
         rename = "numberOfDevices",
         default,
@@ -4989,13 +4961,11 @@ pub struct DpskPassphrase {
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `lastModifiedDate`
     ///
     /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(
         rename = "lastModifiedDate",
         default,
@@ -5005,31 +4975,26 @@ pub struct DpskPassphrase {
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `revocationDate`
     ///
     /// Wire name `revocationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
     pub revocation_date: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(
         rename = "revocationReason",
         default,
@@ -5039,13 +5004,11 @@ pub struct DpskPassphrase {
     /// `devices`
     ///
     /// Wire name `devices`; `array<DpskPassphraseDevice>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub devices: Option<Vec<DpskPassphraseDevice>>,
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
     #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5158,43 +5121,36 @@ pub struct DpskPassphraseCreate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `length`
     ///
     /// Wire name `length`; `integer`; optional; format: int32; maximum: 63; minimum: 8.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<i64>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `numberOfPassphrases`
     ///
     /// Wire name `numberOfPassphrases`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(
         rename = "numberOfPassphrases",
         default,
@@ -5204,7 +5160,6 @@ pub struct DpskPassphraseCreate {
     /// `numberOfDevices`
     ///
     /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(
         rename = "numberOfDevices",
         default,
@@ -5214,13 +5169,11 @@ pub struct DpskPassphraseCreate {
     /// `expiration`
     ///
     /// Wire name `expiration`; `DpskPassphraseCreateExpiration`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<DpskPassphraseCreateExpiration>,
     /// `numberOfDevicesType`
     ///
     /// Wire name `numberOfDevicesType`; `DpskPassphraseCreateNumberOfDevicesType`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(
         rename = "numberOfDevicesType",
         default,
@@ -5230,37 +5183,31 @@ pub struct DpskPassphraseCreate {
     /// `format`
     ///
     /// Wire name `format`; `DpskPassphraseCreateFormat`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<DpskPassphraseCreateFormat>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `vxlanId`
     ///
     /// Wire name `vxlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
     #[serde(rename = "vxlanId", default, skip_serializing_if = "Option::is_none")]
     pub vxlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5588,13 +5535,11 @@ pub struct DpskPassphraseDevice {
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `lastConnectedNetwork`
     ///
     /// Wire name `lastConnectedNetwork`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(
         rename = "lastConnectedNetwork",
         default,
@@ -5604,7 +5549,6 @@ pub struct DpskPassphraseDevice {
     /// `lastConnectedNetworkId`
     ///
     /// Wire name `lastConnectedNetworkId`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(
         rename = "lastConnectedNetworkId",
         default,
@@ -5614,7 +5558,6 @@ pub struct DpskPassphraseDevice {
     /// `lastConnectedTime`
     ///
     /// Wire name `lastConnectedTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(
         rename = "lastConnectedTime",
         default,
@@ -5624,7 +5567,6 @@ pub struct DpskPassphraseDevice {
     /// `deviceConnectivity`
     ///
     /// Wire name `deviceConnectivity`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(
         rename = "deviceConnectivity",
         default,
@@ -5634,7 +5576,6 @@ pub struct DpskPassphraseDevice {
     /// `devicePassphrase`
     ///
     /// Wire name `devicePassphrase`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(
         rename = "devicePassphrase",
         default,
@@ -5644,14 +5585,12 @@ pub struct DpskPassphraseDevice {
     /// `lastConnected`
     ///
     /// Wire name `lastConnected`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(rename = "lastConnected", default, skip_serializing_if = "Option::is_none")]
     pub last_connected: Option<String>,
     /// `online`
     ///
     /// Wire name `online`; `boolean`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub online: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5728,31 +5667,26 @@ pub struct DpskPassphraseQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DpskPassphrase>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DpskPassphrase>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5938,31 +5872,26 @@ pub struct DpskPoolQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DpskPool>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DpskPool>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6018,30 +5947,25 @@ pub struct DpskPoolTemplate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     pub name: String,
     /// `passphraseFormat`
     ///
     /// Wire name `passphraseFormat`; `DpskPoolTemplatePassphraseFormat`; required.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "passphraseFormat")]
     pub passphrase_format: DpskPoolTemplatePassphraseFormat,
     /// `passphraseLength`
     ///
     /// Wire name `passphraseLength`; `integer`; required; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "passphraseLength")]
     pub passphrase_length: i64,
     /// `policyDefaultAccess`
     ///
     /// Wire name `policyDefaultAccess`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(
         rename = "policyDefaultAccess",
         default,
@@ -6051,7 +5975,6 @@ pub struct DpskPoolTemplate {
     /// `deviceCountLimit`
     ///
     /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(
         rename = "deviceCountLimit",
         default,
@@ -6061,13 +5984,11 @@ pub struct DpskPoolTemplate {
     /// `expirationType`
     ///
     /// Wire name `expirationType`; `DpskPoolTemplateExpirationType`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
     pub expiration_type: Option<DpskPoolTemplateExpirationType>,
     /// `expirationOffset`
     ///
     /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(
         rename = "expirationOffset",
         default,
@@ -6077,19 +5998,16 @@ pub struct DpskPoolTemplate {
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `lastModifiedDate`
     ///
     /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(
         rename = "lastModifiedDate",
         default,
@@ -6099,19 +6017,16 @@ pub struct DpskPoolTemplate {
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(
         rename = "templateVersion",
         default,
@@ -6121,20 +6036,17 @@ pub struct DpskPoolTemplate {
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `identityGroupId`
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
     #[serde(
         rename = "identityGroupId",
         default,
@@ -6388,31 +6300,26 @@ pub struct DpskPoolTemplateQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DpskPoolTemplate>`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DpskPoolTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6468,36 +6375,30 @@ pub struct EthernetPort {
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; required.
-    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
     #[serde(rename = "macAddress")]
     pub mac_address: String,
     /// `portIndex`
     ///
     /// Wire name `portIndex`; `integer`; required; format: int32.
-    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
     #[serde(rename = "portIndex")]
     pub port_index: i64,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255.
-    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
     pub name: String,
     /// `createdAt`
     ///
     /// Wire name `createdAt`; `string`; optional; format: date-time.
-    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
     #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// `updatedAt`
     ///
     /// Wire name `updatedAt`; `string`; optional; format: date-time.
-    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
     #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional; format: uuid.
-    /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6544,26 +6445,98 @@ pub struct EvaluationCriteria {
     /// `matchName`
     ///
     /// Wire name `matchName`; `string`; required.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
     #[serde(rename = "matchName")]
     pub match_name: String,
     /// `value`
     ///
-    /// Wire name `value`; `json`; required.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
-    pub value: serde_json::Value,
+    /// Wire name `value`; `EvaluationCriteriaValue`; required.
+    pub value: EvaluationCriteriaValue,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl EvaluationCriteria {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(match_name: String, value: serde_json::Value) -> Self {
+    pub fn new(match_name: String, value: EvaluationCriteriaValue) -> Self {
         Self {
             match_name,
             value,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+}
+/// Evaluation criteria value: one of several shapes.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria (inline)).
+///
+/// One of 4 types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.
+///
+/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EvaluationCriteriaValue {
+    /// A `BooleanEvaluation` value: chosen when the value decodes as one (tried first).
+    BooleanEvaluation(BooleanEvaluation),
+    /// A `DateTimeEvaluation` value: chosen when the value decodes as one (tried after the variants above).
+    DateTimeEvaluation(DateTimeEvaluation),
+    /// A `NumberEvaluation` value: chosen when the value decodes as one (tried after the variants above).
+    NumberEvaluation(NumberEvaluation),
+    /// A `StringEvaluation` value: chosen when the value decodes as one (tried after the variants above).
+    StringEvaluation(StringEvaluation),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl From<BooleanEvaluation> for EvaluationCriteriaValue {
+    fn from(value: BooleanEvaluation) -> Self {
+        Self::BooleanEvaluation(value)
+    }
+}
+impl From<DateTimeEvaluation> for EvaluationCriteriaValue {
+    fn from(value: DateTimeEvaluation) -> Self {
+        Self::DateTimeEvaluation(value)
+    }
+}
+impl From<NumberEvaluation> for EvaluationCriteriaValue {
+    fn from(value: NumberEvaluation) -> Self {
+        Self::NumberEvaluation(value)
+    }
+}
+impl From<StringEvaluation> for EvaluationCriteriaValue {
+    fn from(value: StringEvaluation) -> Self {
+        Self::StringEvaluation(value)
+    }
+}
+impl serde::Serialize for EvaluationCriteriaValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::BooleanEvaluation(v) => serde::Serialize::serialize(v, serializer),
+            Self::DateTimeEvaluation(v) => serde::Serialize::serialize(v, serializer),
+            Self::NumberEvaluation(v) => serde::Serialize::serialize(v, serializer),
+            Self::StringEvaluation(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::BooleanEvaluation(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::DateTimeEvaluation(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::NumberEvaluation(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::StringEvaluation(v));
+        }
+        Ok(Self::Unknown(value))
     }
 }
 /// Evaluation report, with the fields the official description lists.
@@ -6577,37 +6550,31 @@ pub struct EvaluationReport {
     /// `evaluationCriteria`
     ///
     /// Wire name `evaluationCriteria`; `array<EvaluationCriteria>`; required.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "evaluationCriteria")]
     pub evaluation_criteria: Vec<EvaluationCriteria>,
     /// `wasMatched`
     ///
     /// Wire name `wasMatched`; `boolean`; optional.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "wasMatched", default, skip_serializing_if = "Option::is_none")]
     pub was_matched: Option<bool>,
     /// `policyName`
     ///
     /// Wire name `policyName`; `string`; optional.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
     pub policy_name: Option<String>,
     /// `policyId`
     ///
     /// Wire name `policyId`; `string`; optional; format: uuid.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
     pub policy_id: Option<String>,
     /// `policyType`
     ///
     /// Wire name `policyType`; `EvaluationReportPolicyType`; optional.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "policyType", default, skip_serializing_if = "Option::is_none")]
     pub policy_type: Option<EvaluationReportPolicyType>,
     /// `onMatchResponse`
     ///
     /// Wire name `onMatchResponse`; `string`; optional.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(
         rename = "onMatchResponse",
         default,
@@ -6617,7 +6584,6 @@ pub struct EvaluationReport {
     /// `identityGroupId`
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(
         rename = "identityGroupId",
         default,
@@ -6627,13 +6593,11 @@ pub struct EvaluationReport {
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional; format: uuid.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
     #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6777,30 +6741,25 @@ pub struct IdentityGroup {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; format: uuid.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     pub name: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `dpskPoolId`
     ///
     /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
     /// `macRegistrationPoolId`
     ///
     /// Wire name `macRegistrationPoolId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(
         rename = "macRegistrationPoolId",
         default,
@@ -6810,25 +6769,21 @@ pub struct IdentityGroup {
     /// `propertyId`
     ///
     /// Wire name `propertyId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
     pub property_id: Option<String>,
     /// `createdAt`
     ///
     /// Wire name `createdAt`; `string`; optional; format: date-time.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// `updatedAt`
     ///
     /// Wire name `updatedAt`; `string`; optional; format: date-time.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
     /// `certificateTemplateId`
     ///
     /// Wire name `certificateTemplateId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(
         rename = "certificateTemplateId",
         default,
@@ -6838,19 +6793,16 @@ pub struct IdentityGroup {
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `autoCleanupEnabled`
     ///
     /// Wire name `autoCleanupEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(
         rename = "autoCleanupEnabled",
         default,
@@ -6860,7 +6812,6 @@ pub struct IdentityGroup {
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(
         rename = "templateVersion",
         default,
@@ -6870,13 +6821,11 @@ pub struct IdentityGroup {
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// `personalIdentityNetworkId`
     ///
     /// Wire name `personalIdentityNetworkId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(
         rename = "personalIdentityNetworkId",
         default,
@@ -6886,7 +6835,6 @@ pub struct IdentityGroup {
     /// `identityCount`
     ///
     /// Wire name `identityCount`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
     #[serde(rename = "identityCount", default, skip_serializing_if = "Option::is_none")]
     pub identity_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7012,7 +6960,6 @@ pub struct IdentityGroupSearch {
     /// `personalIdentityNetworkId`
     ///
     /// Wire name `personalIdentityNetworkId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(
         rename = "personalIdentityNetworkId",
         default,
@@ -7022,7 +6969,6 @@ pub struct IdentityGroupSearch {
     /// `macRegistrationPoolId`
     ///
     /// Wire name `macRegistrationPoolId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(
         rename = "macRegistrationPoolId",
         default,
@@ -7032,31 +6978,26 @@ pub struct IdentityGroupSearch {
     /// `dpskPoolId`
     ///
     /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
     /// `keyword`
     ///
     /// Wire name `keyword`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
     /// `groupIds`
     ///
     /// Wire name `groupIds`; `array<string>`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(rename = "groupIds", default, skip_serializing_if = "Option::is_none")]
     pub group_ids: Option<Vec<String>>,
     /// `propertyId`
     ///
     /// Wire name `propertyId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
     pub property_id: Option<String>,
     /// `certificateTemplateId`
     ///
     /// Wire name `certificateTemplateId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(
         rename = "certificateTemplateId",
         default,
@@ -7066,13 +7007,11 @@ pub struct IdentityGroupSearch {
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
     #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7158,37 +7097,31 @@ pub struct IdentityPageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
     #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7250,43 +7183,36 @@ pub struct IdentitySearch {
     /// `groupId`
     ///
     /// Wire name `groupId`; `string`; optional; format: uuid.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(rename = "groupId", default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// `dpskPoolId`
     ///
     /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
     /// `propertyId`
     ///
     /// Wire name `propertyId`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
     pub property_id: Option<String>,
     /// `keyword`
     ///
     /// Wire name `keyword`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
     /// `ids`
     ///
     /// Wire name `ids`; `array<string>`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids: Option<Vec<String>>,
     /// `ethernetPort`
     ///
     /// Wire name `ethernetPort`; `EthernetPort`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(rename = "ethernetPort", default, skip_serializing_if = "Option::is_none")]
     pub ethernet_port: Option<EthernetPort>,
     /// `filter`
     ///
     /// Wire name `filter`; `map<json>`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7360,49 +7286,41 @@ pub struct Link {
     /// `href`
     ///
     /// Wire name `href`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
     /// `hreflang`
     ///
     /// Wire name `hreflang`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hreflang: Option<String>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `deprecation`
     ///
     /// Wire name `deprecation`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<String>,
     /// `profile`
     ///
     /// Wire name `profile`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `templated`
     ///
     /// Wire name `templated`; `boolean`; optional.
-    /// Provenance: reference (identity_management-0.0.2.yaml Link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7476,37 +7394,31 @@ pub struct MacPageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
     #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7557,6 +7469,32 @@ impl MacPageableObject {
         self
     }
 }
+/// Number evaluation, with the fields the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml Number Evaluation).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NumberEvaluation {
+    /// `numberValue`
+    ///
+    /// Wire name `numberValue`; `number`; required.
+    #[serde(rename = "numberValue")]
+    pub number_value: f64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NumberEvaluation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(number_value: f64) -> Self {
+        Self {
+            number_value,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Onboard, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
@@ -7568,55 +7506,46 @@ pub struct Onboard {
     /// `commonNamePattern`
     ///
     /// Wire name `commonNamePattern`; `string`; required; max_length: 64; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "commonNamePattern")]
     pub common_name_pattern: String,
     /// `emailPattern`
     ///
     /// Wire name `emailPattern`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "emailPattern", default, skip_serializing_if = "Option::is_none")]
     pub email_pattern: Option<String>,
     /// `notAfterType`
     ///
     /// Wire name `notAfterType`; `OnboardNotAfterType`; required.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "notAfterType")]
     pub not_after_type: OnboardNotAfterType,
     /// `notAfterValue`
     ///
     /// Wire name `notAfterValue`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "notAfterValue", default, skip_serializing_if = "Option::is_none")]
     pub not_after_value: Option<i64>,
     /// `notBeforeType`
     ///
     /// Wire name `notBeforeType`; `OnboardNotBeforeType`; required.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "notBeforeType")]
     pub not_before_type: OnboardNotBeforeType,
     /// `notBeforeValue`
     ///
     /// Wire name `notBeforeValue`; `integer`; optional; format: int32.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "notBeforeValue", default, skip_serializing_if = "Option::is_none")]
     pub not_before_value: Option<i64>,
     /// `notAfterDate`
     ///
     /// Wire name `notAfterDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// `notBeforeDate`
     ///
     /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
     pub not_before_date: Option<String>,
     /// `organizationPattern`
     ///
     /// Wire name `organizationPattern`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(
         rename = "organizationPattern",
         default,
@@ -7626,7 +7555,6 @@ pub struct Onboard {
     /// `organizationUnitPattern`
     ///
     /// Wire name `organizationUnitPattern`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(
         rename = "organizationUnitPattern",
         default,
@@ -7636,7 +7564,6 @@ pub struct Onboard {
     /// `localityPattern`
     ///
     /// Wire name `localityPattern`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(
         rename = "localityPattern",
         default,
@@ -7646,19 +7573,16 @@ pub struct Onboard {
     /// `statePattern`
     ///
     /// Wire name `statePattern`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "statePattern", default, skip_serializing_if = "Option::is_none")]
     pub state_pattern: Option<String>,
     /// `countryPattern`
     ///
     /// Wire name `countryPattern`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(rename = "countryPattern", default, skip_serializing_if = "Option::is_none")]
     pub country_pattern: Option<String>,
     /// `certificateType`
     ///
     /// Wire name `certificateType`; `OnboardCertificateType`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(
         rename = "certificateType",
         default,
@@ -7668,7 +7592,6 @@ pub struct Onboard {
     /// `certificateAuthorityName`
     ///
     /// Wire name `certificateAuthorityName`; `string`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
     #[serde(
         rename = "certificateAuthorityName",
         default,
@@ -7989,37 +7912,31 @@ pub struct PageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
     #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8081,36 +7998,30 @@ pub struct Pool {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; format: uuid.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     pub name: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `autoCleanup`
     ///
     /// Wire name `autoCleanup`; `boolean`; optional; default: true.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "autoCleanup", default, skip_serializing_if = "Option::is_none")]
     pub auto_cleanup: Option<bool>,
     /// `expirationType`
     ///
     /// Wire name `expirationType`; `PoolExpirationType`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
     pub expiration_type: Option<PoolExpirationType>,
     /// `expirationOffset`
     ///
     /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(
         rename = "expirationOffset",
         default,
@@ -8120,19 +8031,16 @@ pub struct Pool {
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `ssidRegex`
     ///
     /// Wire name `ssidRegex`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "ssidRegex", default, skip_serializing_if = "Option::is_none")]
     pub ssid_regex: Option<String>,
     /// `expirationEnabled`
     ///
     /// Wire name `expirationEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(
         rename = "expirationEnabled",
         default,
@@ -8142,7 +8050,6 @@ pub struct Pool {
     /// `registrationCount`
     ///
     /// Wire name `registrationCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(
         rename = "registrationCount",
         default,
@@ -8152,37 +8059,31 @@ pub struct Pool {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `PoolDefaultAccess`; optional; default: ACCEPT.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<PoolDefaultAccess>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `identityGroupId`
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(
         rename = "identityGroupId",
         default,
@@ -8192,13 +8093,11 @@ pub struct Pool {
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
     #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8492,7 +8391,6 @@ pub struct SamlIdpProfileAction {
     /// `action`
     ///
     /// Wire name `action`; `SamlIdpProfileActionAction`; optional.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileAction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<SamlIdpProfileActionAction>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8575,30 +8473,25 @@ pub struct SamlIdpProfileRequest {
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
     pub name: String,
     /// `metadata`
     ///
     /// Wire name `metadata`; `string`; optional.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<String>,
     /// `metadataUrl`
     ///
     /// Wire name `metadataUrl`; `string`; optional; max_length: 2048; min_length: 0.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
     #[serde(rename = "metadataUrl", default, skip_serializing_if = "Option::is_none")]
     pub metadata_url: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `attributeMappings`
     ///
     /// Wire name `attributeMappings`; `array<AttributeMapping>`; optional; max_items: 64; min_items: 0.
-    /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
     #[serde(
         rename = "attributeMappings",
         default,
@@ -8647,7 +8540,7 @@ impl SamlIdpProfileRequest {
 }
 /// Scep key challenge password type: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -8706,7 +8599,7 @@ impl<'de> serde::Deserialize<'de> for ScepKeyChallengePasswordType {
 }
 /// Scep key cn value1: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -8777,7 +8670,7 @@ impl<'de> serde::Deserialize<'de> for ScepKeyCnValue1 {
 }
 /// Scep key cn value2: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -8848,7 +8741,7 @@ impl<'de> serde::Deserialize<'de> for ScepKeyCnValue2 {
 }
 /// Scep key cn value3: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml (inline body schema)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -8928,19 +8821,16 @@ pub struct SortObject {
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sorted`
     ///
     /// Wire name `sorted`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sorted: Option<bool>,
     /// `unsorted`
     ///
     /// Wire name `unsorted`; `boolean`; optional.
-    /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8973,6 +8863,32 @@ impl SortObject {
         self
     }
 }
+/// String evaluation, with the fields the official description lists.
+///
+/// Provenance: reference (policy_management_api-0.0.3.yaml String Evaluation).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct StringEvaluation {
+    /// `stringValue`
+    ///
+    /// Wire name `stringValue`; `string`; required.
+    #[serde(rename = "stringValue")]
+    pub string_value: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl StringEvaluation {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(string_value: String) -> Self {
+        Self {
+            string_value,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Update certificate template, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
@@ -8984,43 +8900,36 @@ pub struct UpdateCertificateTemplate {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `boolean`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<bool>,
     /// `onboard`
     ///
     /// Wire name `onboard`; `Onboard`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onboard: Option<Onboard>,
     /// `chromebook`
     ///
     /// Wire name `chromebook`; `Chromebook`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chromebook: Option<Chromebook>,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
     pub key_length: Option<i64>,
     /// `algorithm`
     ///
     /// Wire name `algorithm`; `AlgorithmEnum`; optional.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<AlgorithmEnum>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9088,13 +8997,11 @@ pub struct UpdateServerCertificate {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
     #[serde(
         rename = "revocationReason",
         default,
@@ -9104,13 +9011,11 @@ pub struct UpdateServerCertificate {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `notAfterDate`
     ///
     /// Wire name `notAfterDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
     #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -16,37 +16,31 @@ pub struct AcxCliTemplate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
     /// `reload`
     ///
     /// Wire name `reload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reload: Option<bool>,
     /// `applyLater`
     ///
     /// Wire name `applyLater`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateDtoV1001).
     #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
     pub apply_later: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -111,43 +105,36 @@ pub struct AcxCliTemplateBo {
     /// `applyLater`
     ///
     /// Wire name `applyLater`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
     pub apply_later: Option<bool>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `reload`
     ///
     /// Wire name `reload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reload: Option<bool>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableBo>>,
     /// `venueSwitches`
     ///
     /// Wire name `venueSwitches`; `array<VenueSwitchBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateBo).
     #[serde(rename = "venueSwitches", default, skip_serializing_if = "Option::is_none")]
     pub venue_switches: Option<Vec<VenueSwitchBo>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -218,19 +205,16 @@ pub struct AcxCliTemplateSwitchesView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `switches`
     ///
     /// Wire name `switches`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -274,43 +258,36 @@ pub struct AcxCliTemplateV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<super::common::CliTemplateVariableBo>>,
     /// `reload`
     ///
     /// Wire name `reload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reload: Option<bool>,
     /// `applyLater`
     ///
     /// Wire name `applyLater`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
     pub apply_later: Option<bool>,
     /// `venueSwitches`
     ///
     /// Wire name `venueSwitches`; `array<AcxCliTemplateSwitchesView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplate_V1).
     #[serde(rename = "venueSwitches", default, skip_serializing_if = "Option::is_none")]
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -384,43 +361,36 @@ pub struct AcxCliTemplateView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
     /// `reload`
     ///
     /// Wire name `reload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reload: Option<bool>,
     /// `applyLater`
     ///
     /// Wire name `applyLater`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(rename = "applyLater", default, skip_serializing_if = "Option::is_none")]
     pub apply_later: Option<bool>,
     /// `venueSwitches`
     ///
     /// Wire name `venueSwitches`; `array<AcxCliTemplateSwitchesView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateViewV1001).
     #[serde(rename = "venueSwitches", default, skip_serializing_if = "Option::is_none")]
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -494,43 +464,36 @@ pub struct SwitchAndVenueView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchModel`
     ///
     /// Wire name `switchModel`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
     pub switch_model: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -598,13 +561,11 @@ pub struct VenueSwitchBo {
     /// `switches`
     ///
     /// Wire name `switches`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueSwitchBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<Vec<String>>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueSwitchBo).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -642,19 +603,16 @@ pub struct WebAuthPageTemplate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `webAuthUserIdLabel`
     ///
     /// Wire name `webAuthUserIdLabel`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthUserIdLabel",
         default,
@@ -664,7 +622,6 @@ pub struct WebAuthPageTemplate {
     /// `webAuthPasswordLabel`
     ///
     /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthPasswordLabel",
         default,
@@ -674,7 +631,6 @@ pub struct WebAuthPageTemplate {
     /// `webAuthCustomTitle`
     ///
     /// Wire name `webAuthCustomTitle`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthCustomTitle",
         default,
@@ -684,7 +640,6 @@ pub struct WebAuthPageTemplate {
     /// `webAuthCustomTop`
     ///
     /// Wire name `webAuthCustomTop`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthCustomTop",
         default,
@@ -694,7 +649,6 @@ pub struct WebAuthPageTemplate {
     /// `webAuthCustomLoginButton`
     ///
     /// Wire name `webAuthCustomLoginButton`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthCustomLoginButton",
         default,
@@ -704,7 +658,6 @@ pub struct WebAuthPageTemplate {
     /// `webAuthCustomBottom`
     ///
     /// Wire name `webAuthCustomBottom`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthCustomBottom",
         default,
@@ -714,25 +667,21 @@ pub struct WebAuthPageTemplate {
     /// `tag`
     ///
     /// Wire name `tag`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// `venueCount`
     ///
     /// Wire name `venueCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
     pub venue_count: Option<i64>,
     /// `switchCount`
     ///
     /// Wire name `switchCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
     pub switch_count: Option<i64>,
     /// `switchVenueInfos`
     ///
     /// Wire name `switchVenueInfos`; `array<SwitchAndVenueView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "switchVenueInfos",
         default,
@@ -742,7 +691,6 @@ pub struct WebAuthPageTemplate {
     /// `webAuthPageTemplateViewList`
     ///
     /// Wire name `webAuthPageTemplateViewList`; `array<WebAuthPageTemplate>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplate_V1).
     #[serde(
         rename = "webAuthPageTemplateViewList",
         default,
@@ -862,18 +810,15 @@ pub struct WebAuthPageTemplateBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; max_length: 37; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     pub name: String,
     /// `webAuthPasswordLabel`
     ///
     /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(
         rename = "webAuthPasswordLabel",
         default,
@@ -883,7 +828,6 @@ pub struct WebAuthPageTemplateBo {
     /// `webAuthCustomTitle`
     ///
     /// Wire name `webAuthCustomTitle`; `string`; optional; max_length: 128; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(
         rename = "webAuthCustomTitle",
         default,
@@ -893,7 +837,6 @@ pub struct WebAuthPageTemplateBo {
     /// `webAuthCustomTop`
     ///
     /// Wire name `webAuthCustomTop`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(
         rename = "webAuthCustomTop",
         default,
@@ -903,7 +846,6 @@ pub struct WebAuthPageTemplateBo {
     /// `webAuthCustomLoginButton`
     ///
     /// Wire name `webAuthCustomLoginButton`; `string`; optional; max_length: 32; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(
         rename = "webAuthCustomLoginButton",
         default,
@@ -913,7 +855,6 @@ pub struct WebAuthPageTemplateBo {
     /// `webAuthCustomBottom`
     ///
     /// Wire name `webAuthCustomBottom`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(
         rename = "webAuthCustomBottom",
         default,
@@ -923,13 +864,11 @@ pub struct WebAuthPageTemplateBo {
     /// `tag`
     ///
     /// Wire name `tag`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateBo).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1010,19 +949,16 @@ pub struct WebAuthPageTemplateView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `webAuthPasswordLabel`
     ///
     /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(
         rename = "webAuthPasswordLabel",
         default,
@@ -1032,7 +968,6 @@ pub struct WebAuthPageTemplateView {
     /// `webAuthCustomTitle`
     ///
     /// Wire name `webAuthCustomTitle`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(
         rename = "webAuthCustomTitle",
         default,
@@ -1042,7 +977,6 @@ pub struct WebAuthPageTemplateView {
     /// `webAuthCustomTop`
     ///
     /// Wire name `webAuthCustomTop`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(
         rename = "webAuthCustomTop",
         default,
@@ -1052,7 +986,6 @@ pub struct WebAuthPageTemplateView {
     /// `webAuthCustomLoginButton`
     ///
     /// Wire name `webAuthCustomLoginButton`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(
         rename = "webAuthCustomLoginButton",
         default,
@@ -1062,7 +995,6 @@ pub struct WebAuthPageTemplateView {
     /// `webAuthCustomBottom`
     ///
     /// Wire name `webAuthCustomBottom`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(
         rename = "webAuthCustomBottom",
         default,
@@ -1072,13 +1004,11 @@ pub struct WebAuthPageTemplateView {
     /// `venueCount`
     ///
     /// Wire name `venueCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
     pub venue_count: Option<i64>,
     /// `switchCount`
     ///
     /// Wire name `switchCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
     #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
     pub switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -47,13 +47,11 @@ pub struct SwitchPortQueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
@@ -105,13 +103,11 @@ pub struct SwitchClientQueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (Pagination styles (query bodies)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
@@ -160,43 +156,36 @@ pub struct SwitchQueryResult {
     /// Number of switches matching the query.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Page number of this answer.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The switch rows of this page.
     ///
     /// Wire name `data`; `array<Switch>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<super::common::Switch>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -271,13 +260,11 @@ pub struct SwitchConfigHistoryPage {
     /// Number of entries matching the query.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// The entries of this page.
     ///
     /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -315,13 +302,11 @@ pub struct SwitchPortSelection {
     /// Identifier of the switch.
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// Port identifiers of the switch.
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
 }
@@ -355,13 +340,11 @@ pub struct AaaServerResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `AaaServerView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<AaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -399,73 +382,61 @@ pub struct AaaServerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerViewPurpose`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerViewPurpose>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerViewLevel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerViewLevel>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerViewServerType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerViewServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// `switchCountInVenue`
     ///
     /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(
         rename = "switchCountInVenue",
         default,
@@ -475,7 +446,6 @@ pub struct AaaServerView {
     /// `syncedPasswordSwitchCount`
     ///
     /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
     #[serde(
         rename = "syncedPasswordSwitchCount",
         default,
@@ -790,19 +760,16 @@ pub struct AclIntersectionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `profileAcl`
     ///
     /// Wire name `profileAcl`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
     #[serde(rename = "profileAcl", default, skip_serializing_if = "Option::is_none")]
     pub profile_acl: Option<Vec<String>>,
     /// `switchAcl`
     ///
     /// Wire name `switchAcl`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
     #[serde(rename = "switchAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_acl: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -846,37 +813,31 @@ pub struct ChangeSchedule {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `date`
     ///
     /// Wire name `date`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// `time`
     ///
     /// Wire name `time`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<ModelVersionView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<ModelVersionView>>,
     /// `switchIds`
     ///
     /// Wire name `switchIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
     #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
     pub switch_ids: Option<Vec<String>>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
     #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -938,31 +899,26 @@ pub struct ChangeScheduleV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `date`
     ///
     /// Wire name `date`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// `time`
     ///
     /// Wire name `time`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// `switchVersion`
     ///
     /// Wire name `switchVersion`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(rename = "switchVersion", default, skip_serializing_if = "Option::is_none")]
     pub switch_version: Option<String>,
     /// `switchVersionAboveTen`
     ///
     /// Wire name `switchVersionAboveTen`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(
         rename = "switchVersionAboveTen",
         default,
@@ -972,13 +928,11 @@ pub struct ChangeScheduleV1 {
     /// `switchIds`
     ///
     /// Wire name `switchIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
     pub switch_ids: Option<Vec<String>>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
     #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1046,37 +1000,31 @@ pub struct ConfigBackUpFormatted {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1138,7 +1086,6 @@ pub struct ConfigBackup {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1170,7 +1117,6 @@ pub struct ConfigBackupAction {
     /// `configBackupAction`
     ///
     /// Wire name `configBackupAction`; `ConfigBackupActionConfigBackupAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001).
     #[serde(
         rename = "configBackupAction",
         default,
@@ -1264,13 +1210,11 @@ pub struct ConfigBackupComparison {
     /// `backupId1`
     ///
     /// Wire name `backupId1`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
     #[serde(rename = "backupId1", default, skip_serializing_if = "Option::is_none")]
     pub backup_id1: Option<String>,
     /// `backupId2`
     ///
     /// Wire name `backupId2`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
     #[serde(rename = "backupId2", default, skip_serializing_if = "Option::is_none")]
     pub backup_id2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1308,19 +1252,16 @@ pub struct ConfigBackupComparisonView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `configBackup1`
     ///
     /// Wire name `configBackup1`; `ConfigBackupContentView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
     #[serde(rename = "configBackup1", default, skip_serializing_if = "Option::is_none")]
     pub config_backup1: Option<ConfigBackupContentView>,
     /// `configBackup2`
     ///
     /// Wire name `configBackup2`; `ConfigBackupContentView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
     #[serde(rename = "configBackup2", default, skip_serializing_if = "Option::is_none")]
     pub config_backup2: Option<ConfigBackupContentView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1370,13 +1311,11 @@ pub struct ConfigBackupContentView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `config`
     ///
     /// Wire name `config`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1414,61 +1353,51 @@ pub struct ConfigBackupView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `backupId`
     ///
     /// Wire name `backupId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(rename = "backupId", default, skip_serializing_if = "Option::is_none")]
     pub backup_id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `backupType`
     ///
     /// Wire name `backupType`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(rename = "backupType", default, skip_serializing_if = "Option::is_none")]
     pub backup_type: Option<String>,
     /// `config`
     ///
     /// Wire name `config`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `restoreStatus`
     ///
     /// Wire name `restoreStatus`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(rename = "restoreStatus", default, skip_serializing_if = "Option::is_none")]
     pub restore_status: Option<String>,
     /// `restoreTimestamp`
     ///
     /// Wire name `restoreTimestamp`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(
         rename = "restoreTimestamp",
         default,
@@ -1478,7 +1407,6 @@ pub struct ConfigBackupView {
     /// `failureReason`
     ///
     /// Wire name `failureReason`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
     #[serde(rename = "failureReason", default, skip_serializing_if = "Option::is_none")]
     pub failure_reason: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1570,61 +1498,51 @@ pub struct ConfigurationHistoryInfoView {
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `startTime`
     ///
     /// Wire name `startTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "startTime", default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
     /// `endTime`
     ///
     /// Wire name `endTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "endTime", default, skip_serializing_if = "Option::is_none")]
     pub end_time: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `configType`
     ///
     /// Wire name `configType`; `ConfigurationHistoryInfoViewConfigType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "configType", default, skip_serializing_if = "Option::is_none")]
     pub config_type: Option<ConfigurationHistoryInfoViewConfigType>,
     /// `dispatchStatus`
     ///
     /// Wire name `dispatchStatus`; `ConfigurationHistoryInfoViewDispatchStatus`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "dispatchStatus", default, skip_serializing_if = "Option::is_none")]
     pub dispatch_status: Option<ConfigurationHistoryInfoViewDispatchStatus>,
     /// `clis`
     ///
     /// Wire name `clis`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clis: Option<String>,
     /// `numberOfErrors`
     ///
     /// Wire name `numberOfErrors`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "numberOfErrors", default, skip_serializing_if = "Option::is_none")]
     pub number_of_errors: Option<i64>,
     /// `transactionId`
     ///
     /// Wire name `transactionId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(rename = "transactionId", default, skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
     /// `dispatchFailedReason`
     ///
     /// Wire name `dispatchFailedReason`; `array<DispatchFailedReasonView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
     #[serde(
         rename = "dispatchFailedReason",
         default,
@@ -2001,19 +1919,16 @@ pub struct ConfigurationHistoryView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `list`
     ///
     /// Wire name `list`; `array<ConfigurationHistoryInfoView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<Vec<ConfigurationHistoryInfoView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2060,7 +1975,6 @@ pub struct DeviceRequestView {
     /// `deviceRequestAction`
     ///
     /// Wire name `deviceRequestAction`; `DeviceRequestViewDeviceRequestAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
     #[serde(
         rename = "deviceRequestAction",
         default,
@@ -2070,7 +1984,6 @@ pub struct DeviceRequestView {
     /// `switchIdList`
     ///
     /// Wire name `switchIdList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
     #[serde(rename = "switchIdList", default, skip_serializing_if = "Option::is_none")]
     pub switch_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2170,19 +2083,16 @@ pub struct DhcpOptionView {
     /// `seq`
     ///
     /// Wire name `seq`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<i64>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `DhcpOptionViewType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<DhcpOptionViewType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2293,13 +2203,11 @@ pub struct DhcpServerResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `DhcpServerView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<DhcpServerView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2337,7 +2245,6 @@ pub struct DhcpServerStateView {
     /// `state`
     ///
     /// Wire name `state`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerStateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2369,19 +2276,16 @@ pub struct DhcpServerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `poolName`
     ///
     /// Wire name `poolName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "poolName", default, skip_serializing_if = "Option::is_none")]
     pub pool_name: Option<String>,
     /// `defaultRouterIp`
     ///
     /// Wire name `defaultRouterIp`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(
         rename = "defaultRouterIp",
         default,
@@ -2391,49 +2295,41 @@ pub struct DhcpServerView {
     /// `excludedEnd`
     ///
     /// Wire name `excludedEnd`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "excludedEnd", default, skip_serializing_if = "Option::is_none")]
     pub excluded_end: Option<String>,
     /// `excludedStart`
     ///
     /// Wire name `excludedStart`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "excludedStart", default, skip_serializing_if = "Option::is_none")]
     pub excluded_start: Option<String>,
     /// `leaseDays`
     ///
     /// Wire name `leaseDays`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "leaseDays", default, skip_serializing_if = "Option::is_none")]
     pub lease_days: Option<i64>,
     /// `leaseHrs`
     ///
     /// Wire name `leaseHrs`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "leaseHrs", default, skip_serializing_if = "Option::is_none")]
     pub lease_hrs: Option<i64>,
     /// `leaseMins`
     ///
     /// Wire name `leaseMins`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "leaseMins", default, skip_serializing_if = "Option::is_none")]
     pub lease_mins: Option<i64>,
     /// `dhcpOptions`
     ///
     /// Wire name `dhcpOptions`; `array<DhcpOptionView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "dhcpOptions", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_options: Option<Vec<DhcpOptionView>>,
     /// `subnetAddress`
     ///
     /// Wire name `subnetAddress`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "subnetAddress", default, skip_serializing_if = "Option::is_none")]
     pub subnet_address: Option<String>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
     #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2525,13 +2421,11 @@ pub struct DispatchFailedReasonView {
     /// `lineNumber`
     ///
     /// Wire name `lineNumber`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DispatchFailedReasonViewV1001).
     #[serde(rename = "lineNumber", default, skip_serializing_if = "Option::is_none")]
     pub line_number: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml DispatchFailedReasonViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2569,7 +2463,6 @@ pub struct DynamicQueryPayload {
     /// `multiSortFields`
     ///
     /// Wire name `multiSortFields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "multiSortFields",
         default,
@@ -2579,19 +2472,16 @@ pub struct DynamicQueryPayload {
     /// `matchFields`
     ///
     /// Wire name `matchFields`; `array<QosMatchField>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "matchFields", default, skip_serializing_if = "Option::is_none")]
     pub match_fields: Option<Vec<super::common::QosMatchField>>,
     /// `rangeFilter`
     ///
     /// Wire name `rangeFilter`; `RangeFilter`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "rangeFilter", default, skip_serializing_if = "Option::is_none")]
     pub range_filter: Option<RangeFilter>,
     /// `rangeDateFilter`
     ///
     /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "rangeDateFilter",
         default,
@@ -2601,7 +2491,6 @@ pub struct DynamicQueryPayload {
     /// `mustNotMatchField`
     ///
     /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "mustNotMatchField",
         default,
@@ -2611,43 +2500,36 @@ pub struct DynamicQueryPayload {
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<String>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageByDate`
     ///
     /// Wire name `pageByDate`; `DynamicQueryPayloadPageByDate`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "pageByDate", default, skip_serializing_if = "Option::is_none")]
     pub page_by_date: Option<DynamicQueryPayloadPageByDate>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -2657,25 +2539,21 @@ pub struct DynamicQueryPayload {
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `filters`
     ///
     /// Wire name `filters`; `map<array<string>>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
     /// `mustHaveFields`
     ///
     /// Wire name `mustHaveFields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "mustHaveFields", default, skip_serializing_if = "Option::is_none")]
     pub must_have_fields: Option<Vec<String>>,
     /// `mustNotHaveFields`
     ///
     /// Wire name `mustNotHaveFields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(
         rename = "mustNotHaveFields",
         default,
@@ -2685,25 +2563,21 @@ pub struct DynamicQueryPayload {
     /// `termField`
     ///
     /// Wire name `termField`; `TermField`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
     pub term_field: Option<super::common::TermField>,
     /// `terms`
     ///
     /// Wire name `terms`; `map<array<string>>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
     /// `exists`
     ///
     /// Wire name `exists`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exists: Option<String>,
     /// `groupBy`
     ///
     /// Wire name `groupBy`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
     #[serde(rename = "groupBy", default, skip_serializing_if = "Option::is_none")]
     pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2867,13 +2741,11 @@ pub struct DynamicQueryPayloadPageByDate {
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `key`
     ///
     /// Wire name `key`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2911,43 +2783,36 @@ pub struct GroupedSwitch {
     /// `switches`
     ///
     /// Wire name `switches`; `array<Switch>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<Vec<super::common::Switch>>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `members`
     ///
     /// Wire name `members`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub members: Option<i64>,
     /// `incidents`
     ///
     /// Wire name `incidents`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incidents: Option<i64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3018,61 +2883,51 @@ pub struct IcxSwitch {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `enableStack`
     ///
     /// Wire name `enableStack`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
     pub enable_stack: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `IcxSwitchIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<IcxSwitchIgmpSnooping>,
     /// `jumboMode`
     ///
     /// Wire name `jumboMode`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
     pub jumbo_mode: Option<bool>,
     /// `position`
     ///
     /// Wire name `position`; `SwitchPositionView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<SwitchPositionView>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "spanningTreePriority",
         default,
@@ -3082,7 +2937,6 @@ pub struct IcxSwitch {
     /// `softDeletedDate`
     ///
     /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "softDeletedDate",
         default,
@@ -3092,13 +2946,11 @@ pub struct IcxSwitch {
     /// `stackMembers`
     ///
     /// Wire name `stackMembers`; `array<StackMembersViewV1>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
     pub stack_members: Option<Vec<StackMembersViewV1>>,
     /// `ipAddressInterfaceType`
     ///
     /// Wire name `ipAddressInterfaceType`; `IcxSwitchIpAddressInterfaceType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "ipAddressInterfaceType",
         default,
@@ -3108,7 +2960,6 @@ pub struct IcxSwitch {
     /// `ipAddressInterface`
     ///
     /// Wire name `ipAddressInterface`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "ipAddressInterface",
         default,
@@ -3118,31 +2969,26 @@ pub struct IcxSwitch {
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `IcxSwitchIpAddressType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<IcxSwitchIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// `defaultGateway`
     ///
     /// Wire name `defaultGateway`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
     pub default_gateway: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "firmwareVersion",
         default,
@@ -3152,7 +2998,6 @@ pub struct IcxSwitch {
     /// `previousMembers`
     ///
     /// Wire name `previousMembers`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "previousMembers",
         default,
@@ -3162,7 +3007,6 @@ pub struct IcxSwitch {
     /// `lastDataSyncTriggerTime`
     ///
     /// Wire name `lastDataSyncTriggerTime`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "lastDataSyncTriggerTime",
         default,
@@ -3172,7 +3016,6 @@ pub struct IcxSwitch {
     /// `lastDataSyncTime`
     ///
     /// Wire name `lastDataSyncTime`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "lastDataSyncTime",
         default,
@@ -3182,13 +3025,11 @@ pub struct IcxSwitch {
     /// `syncDataId`
     ///
     /// Wire name `syncDataId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "syncDataId", default, skip_serializing_if = "Option::is_none")]
     pub sync_data_id: Option<String>,
     /// `syncDataStartTime`
     ///
     /// Wire name `syncDataStartTime`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "syncDataStartTime",
         default,
@@ -3198,7 +3039,6 @@ pub struct IcxSwitch {
     /// `syncDataEndTime`
     ///
     /// Wire name `syncDataEndTime`; `integer`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "syncDataEndTime",
         default,
@@ -3208,7 +3048,6 @@ pub struct IcxSwitch {
     /// `dhcpClientEnabled`
     ///
     /// Wire name `dhcpClientEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "dhcpClientEnabled",
         default,
@@ -3218,7 +3057,6 @@ pub struct IcxSwitch {
     /// `dhcpServerEnabled`
     ///
     /// Wire name `dhcpServerEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "dhcpServerEnabled",
         default,
@@ -3228,19 +3066,16 @@ pub struct IcxSwitch {
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `initialVlanId`
     ///
     /// Wire name `initialVlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
     pub initial_vlan_id: Option<i64>,
     /// `stackConfigTimestamp`
     ///
     /// Wire name `stackConfigTimestamp`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(
         rename = "stackConfigTimestamp",
         default,
@@ -3250,19 +3085,16 @@ pub struct IcxSwitch {
     /// `specifiedType`
     ///
     /// Wire name `specifiedType`; `IcxSwitchSpecifiedType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
     pub specified_type: Option<IcxSwitchSpecifiedType>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `vlanCustomize`
     ///
     /// Wire name `vlanCustomize`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
     #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3678,13 +3510,11 @@ pub struct IcxSwitchResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `IcxSwitchView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<IcxSwitchView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3781,43 +3611,36 @@ pub struct IcxSwitchView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `enableStack`
     ///
     /// Wire name `enableStack`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
     pub enable_stack: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `IcxSwitchViewIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<IcxSwitchViewIgmpSnooping>,
     /// `jumboMode`
     ///
     /// Wire name `jumboMode`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
     pub jumbo_mode: Option<bool>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(
         rename = "spanningTreePriority",
         default,
@@ -3827,13 +3650,11 @@ pub struct IcxSwitchView {
     /// `stackMembers`
     ///
     /// Wire name `stackMembers`; `array<StackMembersView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
     pub stack_members: Option<Vec<StackMembersView>>,
     /// `ipAddressInterfaceType`
     ///
     /// Wire name `ipAddressInterfaceType`; `IcxSwitchViewIpAddressInterfaceType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(
         rename = "ipAddressInterfaceType",
         default,
@@ -3843,7 +3664,6 @@ pub struct IcxSwitchView {
     /// `ipAddressInterface`
     ///
     /// Wire name `ipAddressInterface`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(
         rename = "ipAddressInterface",
         default,
@@ -3853,31 +3673,26 @@ pub struct IcxSwitchView {
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `IcxSwitchViewIpAddressType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// `defaultGateway`
     ///
     /// Wire name `defaultGateway`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
     pub default_gateway: Option<String>,
     /// `dhcpClientEnabled`
     ///
     /// Wire name `dhcpClientEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(
         rename = "dhcpClientEnabled",
         default,
@@ -3887,7 +3702,6 @@ pub struct IcxSwitchView {
     /// `dhcpServerEnabled`
     ///
     /// Wire name `dhcpServerEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(
         rename = "dhcpServerEnabled",
         default,
@@ -3897,25 +3711,21 @@ pub struct IcxSwitchView {
     /// `initialVlanId`
     ///
     /// Wire name `initialVlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
     pub initial_vlan_id: Option<i64>,
     /// `specifiedType`
     ///
     /// Wire name `specifiedType`; `IcxSwitchViewSpecifiedType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
     pub specified_type: Option<IcxSwitchViewSpecifiedType>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `vlanCustomize`
     ///
     /// Wire name `vlanCustomize`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
     #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4312,7 +4122,6 @@ pub struct ImportSwitchResultView {
     /// `successDownloadUrl`
     ///
     /// Wire name `successDownloadUrl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
     #[serde(
         rename = "successDownloadUrl",
         default,
@@ -4322,7 +4131,6 @@ pub struct ImportSwitchResultView {
     /// `failureDownloadUrl`
     ///
     /// Wire name `failureDownloadUrl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
     #[serde(
         rename = "failureDownloadUrl",
         default,
@@ -4332,19 +4140,16 @@ pub struct ImportSwitchResultView {
     /// `successCount`
     ///
     /// Wire name `successCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
     #[serde(rename = "successCount", default, skip_serializing_if = "Option::is_none")]
     pub success_count: Option<i64>,
     /// `failureCount`
     ///
     /// Wire name `failureCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
     #[serde(rename = "failureCount", default, skip_serializing_if = "Option::is_none")]
     pub failure_count: Option<i64>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4400,37 +4205,31 @@ pub struct Lag {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `LagType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<LagType>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
     #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
     #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `forceUpPort`
     ///
     /// Wire name `forceUpPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
     #[serde(rename = "forceUpPort", default, skip_serializing_if = "Option::is_none")]
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4492,13 +4291,11 @@ pub struct LagResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `LagView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<LagView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4591,49 +4388,41 @@ pub struct LagView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `lagId`
     ///
     /// Wire name `lagId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(rename = "lagId", default, skip_serializing_if = "Option::is_none")]
     pub lag_id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `LagViewType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<LagViewType>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `forceUpPort`
     ///
     /// Wire name `forceUpPort`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
     #[serde(rename = "forceUpPort", default, skip_serializing_if = "Option::is_none")]
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4762,13 +4551,11 @@ pub struct LldpQosView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `applicationType`
     ///
     /// Wire name `applicationType`; `LldpQosViewApplicationType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
     #[serde(
         rename = "applicationType",
         default,
@@ -4778,25 +4565,21 @@ pub struct LldpQosView {
     /// `qosVlanType`
     ///
     /// Wire name `qosVlanType`; `LldpQosViewQosVlanType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
     #[serde(rename = "qosVlanType", default, skip_serializing_if = "Option::is_none")]
     pub qos_vlan_type: Option<LldpQosViewQosVlanType>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
     /// `dscp`
     ///
     /// Wire name `dscp`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dscp: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5006,13 +4789,11 @@ pub struct ModelCurrentVersionView {
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `ModelCurrentVersionViewModelGroup`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
     #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<ModelCurrentVersionViewModelGroup>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5120,19 +4901,16 @@ pub struct ModelSwitchCountView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `ModelSwitchCountViewModelGroup`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
     #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<ModelSwitchCountViewModelGroup>,
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5246,19 +5024,16 @@ pub struct ModelVersionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `ModelVersionViewModelGroup`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
     #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<ModelVersionViewModelGroup>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5372,13 +5147,11 @@ pub struct MustNotMatchField {
     /// `field`
     ///
     /// Wire name `field`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5416,13 +5189,11 @@ pub struct PortResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `PortView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<PortView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5460,85 +5231,71 @@ pub struct PortV1001 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ignoreFields`
     ///
     /// Wire name `ignoreFields`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
     pub ignore_fields: Option<String>,
     /// `revert`
     ///
     /// Wire name `revert`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<bool>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `PortV1001PortSpeed`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<PortV1001PortSpeed>,
     /// `poeClass`
     ///
     /// Wire name `poeClass`; `PortV1001PoeClass`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
     pub poe_class: Option<PortV1001PoeClass>,
     /// `poeBudget`
     ///
     /// Wire name `poeBudget`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
     pub poe_budget: Option<f64>,
     /// `poePriority`
     ///
     /// Wire name `poePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
     pub poe_priority: Option<i64>,
     /// `poeEnable`
     ///
     /// Wire name `poeEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
     pub poe_enable: Option<bool>,
     /// `poeCapability`
     ///
     /// Wire name `poeCapability`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
     pub poe_capability: Option<bool>,
     /// `portEnable`
     ///
     /// Wire name `portEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
     pub port_enable: Option<bool>,
     /// `portProtected`
     ///
     /// Wire name `portProtected`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
     pub port_protected: Option<bool>,
     /// `dhcpSnoopingTrust`
     ///
     /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "dhcpSnoopingTrust",
         default,
@@ -5548,7 +5305,6 @@ pub struct PortV1001 {
     /// `arpInspectionTrust`
     ///
     /// Wire name `arpInspectionTrust`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "arpInspectionTrust",
         default,
@@ -5558,7 +5314,6 @@ pub struct PortV1001 {
     /// `rstpAdminEdgePort`
     ///
     /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "rstpAdminEdgePort",
         default,
@@ -5568,79 +5323,66 @@ pub struct PortV1001 {
     /// `adminPtToPt`
     ///
     /// Wire name `adminPtToPt`; `PortV1001AdminPtToPt`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
     pub admin_pt_to_pt: Option<PortV1001AdminPtToPt>,
     /// `stpBpduGuard`
     ///
     /// Wire name `stpBpduGuard`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_bpdu_guard: Option<bool>,
     /// `stpRootGuard`
     ///
     /// Wire name `stpRootGuard`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_root_guard: Option<bool>,
     /// `ipsg`
     ///
     /// Wire name `ipsg`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipsg: Option<bool>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpQos`
     ///
     /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
     pub lldp_qos: Option<Vec<LldpQosView>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `voiceVlan`
     ///
     /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlan: Option<i64>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `flexibleAuthenticationEnabled`
     ///
     /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "flexibleAuthenticationEnabled",
         default,
@@ -5650,7 +5392,6 @@ pub struct PortV1001 {
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `PortV1001AuthenticationType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "authenticationType",
         default,
@@ -5660,7 +5401,6 @@ pub struct PortV1001 {
     /// `authenticationCustomize`
     ///
     /// Wire name `authenticationCustomize`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "authenticationCustomize",
         default,
@@ -5670,7 +5410,6 @@ pub struct PortV1001 {
     /// `authenticationProfileId`
     ///
     /// Wire name `authenticationProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "authenticationProfileId",
         default,
@@ -5680,7 +5419,6 @@ pub struct PortV1001 {
     /// `changeAuthOrder`
     ///
     /// Wire name `changeAuthOrder`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "changeAuthOrder",
         default,
@@ -5690,7 +5428,6 @@ pub struct PortV1001 {
     /// `dot1xPortControl`
     ///
     /// Wire name `dot1xPortControl`; `PortV1001Dot1xPortControl`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "dot1xPortControl",
         default,
@@ -5700,7 +5437,6 @@ pub struct PortV1001 {
     /// `authDefaultVlan`
     ///
     /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "authDefaultVlan",
         default,
@@ -5710,31 +5446,26 @@ pub struct PortV1001 {
     /// `restrictedVlan`
     ///
     /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
     pub restricted_vlan: Option<i64>,
     /// `criticalVlan`
     ///
     /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
     pub critical_vlan: Option<i64>,
     /// `guestVlan`
     ///
     /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan: Option<i64>,
     /// `authFailAction`
     ///
     /// Wire name `authFailAction`; `PortV1001AuthFailAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
     pub auth_fail_action: Option<PortV1001AuthFailAction>,
     /// `authTimeoutAction`
     ///
     /// Wire name `authTimeoutAction`; `PortV1001AuthTimeoutAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "authTimeoutAction",
         default,
@@ -5744,7 +5475,6 @@ pub struct PortV1001 {
     /// `switchPortProfileId`
     ///
     /// Wire name `switchPortProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "switchPortProfileId",
         default,
@@ -5754,13 +5484,11 @@ pub struct PortV1001 {
     /// `portSecurity`
     ///
     /// Wire name `portSecurity`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
     pub port_security: Option<bool>,
     /// `portSecurityMaxEntries`
     ///
     /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(
         rename = "portSecurityMaxEntries",
         default,
@@ -5770,13 +5498,11 @@ pub struct PortV1001 {
     /// `switchMacAcl`
     ///
     /// Wire name `switchMacAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac_acl: Option<String>,
     /// `poeScheduler`
     ///
     /// Wire name `poeScheduler`; `SchedulerView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
     #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6635,85 +6361,71 @@ pub struct PortView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ignoreFields`
     ///
     /// Wire name `ignoreFields`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
     pub ignore_fields: Option<String>,
     /// `revert`
     ///
     /// Wire name `revert`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<bool>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `PortViewPortSpeed`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<PortViewPortSpeed>,
     /// `poeClass`
     ///
     /// Wire name `poeClass`; `PortViewPoeClass`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
     pub poe_class: Option<PortViewPoeClass>,
     /// `poeBudget`
     ///
     /// Wire name `poeBudget`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
     pub poe_budget: Option<f64>,
     /// `poePriority`
     ///
     /// Wire name `poePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
     pub poe_priority: Option<i64>,
     /// `poeEnable`
     ///
     /// Wire name `poeEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
     pub poe_enable: Option<bool>,
     /// `poeCapability`
     ///
     /// Wire name `poeCapability`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
     pub poe_capability: Option<bool>,
     /// `portEnable`
     ///
     /// Wire name `portEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
     pub port_enable: Option<bool>,
     /// `portProtected`
     ///
     /// Wire name `portProtected`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
     pub port_protected: Option<bool>,
     /// `dhcpSnoopingTrust`
     ///
     /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "dhcpSnoopingTrust",
         default,
@@ -6723,7 +6435,6 @@ pub struct PortView {
     /// `arpInspectionTrust`
     ///
     /// Wire name `arpInspectionTrust`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "arpInspectionTrust",
         default,
@@ -6733,7 +6444,6 @@ pub struct PortView {
     /// `rstpAdminEdgePort`
     ///
     /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "rstpAdminEdgePort",
         default,
@@ -6743,85 +6453,71 @@ pub struct PortView {
     /// `stpBpduGuard`
     ///
     /// Wire name `stpBpduGuard`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_bpdu_guard: Option<bool>,
     /// `stpRootGuard`
     ///
     /// Wire name `stpRootGuard`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_root_guard: Option<bool>,
     /// `ipsg`
     ///
     /// Wire name `ipsg`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipsg: Option<bool>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpQos`
     ///
     /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
     pub lldp_qos: Option<Vec<LldpQosView>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `voiceVlan`
     ///
     /// Wire name `voiceVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlan: Option<i64>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// `vsixIngressAcl`
     ///
     /// Wire name `vsixIngressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "vsixIngressAcl", default, skip_serializing_if = "Option::is_none")]
     pub vsix_ingress_acl: Option<String>,
     /// `vsixEgressAcl`
     ///
     /// Wire name `vsixEgressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "vsixEgressAcl", default, skip_serializing_if = "Option::is_none")]
     pub vsix_egress_acl: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `flexibleAuthenticationEnabled`
     ///
     /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "flexibleAuthenticationEnabled",
         default,
@@ -6831,7 +6527,6 @@ pub struct PortView {
     /// `authenticationCustomize`
     ///
     /// Wire name `authenticationCustomize`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "authenticationCustomize",
         default,
@@ -6841,7 +6536,6 @@ pub struct PortView {
     /// `authenticationProfileId`
     ///
     /// Wire name `authenticationProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "authenticationProfileId",
         default,
@@ -6851,7 +6545,6 @@ pub struct PortView {
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `PortViewAuthenticationType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "authenticationType",
         default,
@@ -6861,7 +6554,6 @@ pub struct PortView {
     /// `changeAuthOrder`
     ///
     /// Wire name `changeAuthOrder`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "changeAuthOrder",
         default,
@@ -6871,7 +6563,6 @@ pub struct PortView {
     /// `dot1xPortControl`
     ///
     /// Wire name `dot1xPortControl`; `PortViewDot1xPortControl`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "dot1xPortControl",
         default,
@@ -6881,7 +6572,6 @@ pub struct PortView {
     /// `authDefaultVlan`
     ///
     /// Wire name `authDefaultVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "authDefaultVlan",
         default,
@@ -6891,31 +6581,26 @@ pub struct PortView {
     /// `restrictedVlan`
     ///
     /// Wire name `restrictedVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
     pub restricted_vlan: Option<i64>,
     /// `criticalVlan`
     ///
     /// Wire name `criticalVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
     pub critical_vlan: Option<i64>,
     /// `guestVlan`
     ///
     /// Wire name `guestVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan: Option<i64>,
     /// `authFailAction`
     ///
     /// Wire name `authFailAction`; `PortViewAuthFailAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
     pub auth_fail_action: Option<PortViewAuthFailAction>,
     /// `authTimeoutAction`
     ///
     /// Wire name `authTimeoutAction`; `PortViewAuthTimeoutAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "authTimeoutAction",
         default,
@@ -6925,7 +6610,6 @@ pub struct PortView {
     /// `shouldAlertAaaAndRadiusNotApply`
     ///
     /// Wire name `shouldAlertAaaAndRadiusNotApply`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "shouldAlertAaaAndRadiusNotApply",
         default,
@@ -6935,7 +6619,6 @@ pub struct PortView {
     /// `switchLevelAuthDefaultVlan`
     ///
     /// Wire name `switchLevelAuthDefaultVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "switchLevelAuthDefaultVlan",
         default,
@@ -6945,7 +6628,6 @@ pub struct PortView {
     /// `profileAuthDefaultVlan`
     ///
     /// Wire name `profileAuthDefaultVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "profileAuthDefaultVlan",
         default,
@@ -6955,7 +6637,6 @@ pub struct PortView {
     /// `enableAuthPorts`
     ///
     /// Wire name `enableAuthPorts`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "enableAuthPorts",
         default,
@@ -6965,19 +6646,16 @@ pub struct PortView {
     /// `switchMac`
     ///
     /// Wire name `switchMac`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac: Option<String>,
     /// `profileName`
     ///
     /// Wire name `profileName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "profileName", default, skip_serializing_if = "Option::is_none")]
     pub profile_name: Option<String>,
     /// `switchPortProfileId`
     ///
     /// Wire name `switchPortProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "switchPortProfileId",
         default,
@@ -6987,19 +6665,16 @@ pub struct PortView {
     /// `adminPtToPt`
     ///
     /// Wire name `adminPtToPt`; `PortViewAdminPtToPt`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
     pub admin_pt_to_pt: Option<PortViewAdminPtToPt>,
     /// `portSecurity`
     ///
     /// Wire name `portSecurity`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
     pub port_security: Option<bool>,
     /// `portSecurityMaxEntries`
     ///
     /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(
         rename = "portSecurityMaxEntries",
         default,
@@ -7009,13 +6684,11 @@ pub struct PortView {
     /// `switchMacAcl`
     ///
     /// Wire name `switchMacAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac_acl: Option<String>,
     /// `poeScheduler`
     ///
     /// Wire name `poeScheduler`; `SchedulerView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
     #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7922,85 +7595,71 @@ pub struct Ports {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ignoreFields`
     ///
     /// Wire name `ignoreFields`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
     pub ignore_fields: Option<String>,
     /// `revert`
     ///
     /// Wire name `revert`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<bool>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `PortsPortSpeed`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<PortsPortSpeed>,
     /// `poeClass`
     ///
     /// Wire name `poeClass`; `PortsPoeClass`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
     pub poe_class: Option<PortsPoeClass>,
     /// `poeBudget`
     ///
     /// Wire name `poeBudget`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
     pub poe_budget: Option<f64>,
     /// `poePriority`
     ///
     /// Wire name `poePriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
     pub poe_priority: Option<i64>,
     /// `poeEnable`
     ///
     /// Wire name `poeEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
     pub poe_enable: Option<bool>,
     /// `poeCapability`
     ///
     /// Wire name `poeCapability`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
     pub poe_capability: Option<bool>,
     /// `portEnable`
     ///
     /// Wire name `portEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
     pub port_enable: Option<bool>,
     /// `portProtected`
     ///
     /// Wire name `portProtected`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
     pub port_protected: Option<bool>,
     /// `dhcpSnoopingTrust`
     ///
     /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "dhcpSnoopingTrust",
         default,
@@ -8010,7 +7669,6 @@ pub struct Ports {
     /// `arpInspectionTrust`
     ///
     /// Wire name `arpInspectionTrust`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "arpInspectionTrust",
         default,
@@ -8020,7 +7678,6 @@ pub struct Ports {
     /// `rstpAdminEdgePort`
     ///
     /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "rstpAdminEdgePort",
         default,
@@ -8030,79 +7687,66 @@ pub struct Ports {
     /// `adminPtToPt`
     ///
     /// Wire name `adminPtToPt`; `PortsAdminPtToPt`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
     pub admin_pt_to_pt: Option<PortsAdminPtToPt>,
     /// `stpBpduGuard`
     ///
     /// Wire name `stpBpduGuard`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_bpdu_guard: Option<bool>,
     /// `stpRootGuard`
     ///
     /// Wire name `stpRootGuard`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_root_guard: Option<bool>,
     /// `ipsg`
     ///
     /// Wire name `ipsg`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipsg: Option<bool>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpQos`
     ///
     /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
     pub lldp_qos: Option<Vec<LldpQosView>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `voiceVlan`
     ///
     /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlan: Option<i64>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `flexibleAuthenticationEnabled`
     ///
     /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "flexibleAuthenticationEnabled",
         default,
@@ -8112,7 +7756,6 @@ pub struct Ports {
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `PortsAuthenticationType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "authenticationType",
         default,
@@ -8122,7 +7765,6 @@ pub struct Ports {
     /// `authenticationCustomize`
     ///
     /// Wire name `authenticationCustomize`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "authenticationCustomize",
         default,
@@ -8132,7 +7774,6 @@ pub struct Ports {
     /// `authenticationProfileId`
     ///
     /// Wire name `authenticationProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "authenticationProfileId",
         default,
@@ -8142,7 +7783,6 @@ pub struct Ports {
     /// `changeAuthOrder`
     ///
     /// Wire name `changeAuthOrder`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "changeAuthOrder",
         default,
@@ -8152,7 +7792,6 @@ pub struct Ports {
     /// `dot1xPortControl`
     ///
     /// Wire name `dot1xPortControl`; `PortsDot1xPortControl`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "dot1xPortControl",
         default,
@@ -8162,7 +7801,6 @@ pub struct Ports {
     /// `authDefaultVlan`
     ///
     /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "authDefaultVlan",
         default,
@@ -8172,31 +7810,26 @@ pub struct Ports {
     /// `restrictedVlan`
     ///
     /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
     pub restricted_vlan: Option<i64>,
     /// `criticalVlan`
     ///
     /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
     pub critical_vlan: Option<i64>,
     /// `guestVlan`
     ///
     /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan: Option<i64>,
     /// `authFailAction`
     ///
     /// Wire name `authFailAction`; `PortsAuthFailAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
     pub auth_fail_action: Option<PortsAuthFailAction>,
     /// `authTimeoutAction`
     ///
     /// Wire name `authTimeoutAction`; `PortsAuthTimeoutAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "authTimeoutAction",
         default,
@@ -8206,13 +7839,11 @@ pub struct Ports {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; required.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "switchId")]
     pub switch_id: String,
     /// `switchPortProfileId`
     ///
     /// Wire name `switchPortProfileId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "switchPortProfileId",
         default,
@@ -8222,13 +7853,11 @@ pub struct Ports {
     /// `portSecurity`
     ///
     /// Wire name `portSecurity`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
     pub port_security: Option<bool>,
     /// `portSecurityMaxEntries`
     ///
     /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(
         rename = "portSecurityMaxEntries",
         default,
@@ -8238,13 +7867,11 @@ pub struct Ports {
     /// `switchMacAcl`
     ///
     /// Wire name `switchMacAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac_acl: Option<String>,
     /// `poeScheduler`
     ///
     /// Wire name `poeScheduler`; `SchedulerView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
     #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9101,43 +8728,36 @@ pub struct QueryResponseGroupedSwitch {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<GroupedSwitch>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<GroupedSwitch>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -9212,25 +8832,21 @@ pub struct RangeFilter {
     /// `field`
     ///
     /// Wire name `field`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// `gte`
     ///
     /// Wire name `gte`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gte: Option<i64>,
     /// `lte`
     ///
     /// Wire name `lte`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lte: Option<i64>,
     /// `lt`
     ///
     /// Wire name `lt`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lt: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9280,19 +8896,16 @@ pub struct ScheduleTimeSlotView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `startDateTime`
     ///
     /// Wire name `startDateTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
     #[serde(rename = "startDateTime", default, skip_serializing_if = "Option::is_none")]
     pub start_date_time: Option<String>,
     /// `endDateTime`
     ///
     /// Wire name `endDateTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
     #[serde(rename = "endDateTime", default, skip_serializing_if = "Option::is_none")]
     pub end_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9336,55 +8949,46 @@ pub struct SchedulerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `SchedulerViewType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<SchedulerViewType>,
     /// `mon`
     ///
     /// Wire name `mon`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mon: Option<String>,
     /// `tue`
     ///
     /// Wire name `tue`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tue: Option<String>,
     /// `wed`
     ///
     /// Wire name `wed`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wed: Option<String>,
     /// `thu`
     ///
     /// Wire name `thu`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thu: Option<String>,
     /// `fri`
     ///
     /// Wire name `fri`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fri: Option<String>,
     /// `sat`
     ///
     /// Wire name `sat`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sat: Option<String>,
     /// `sun`
     ///
     /// Wire name `sun`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sun: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9519,13 +9123,11 @@ pub struct SkipScheduleUpgrade {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchIds`
     ///
     /// Wire name `switchIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
     #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
     pub switch_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9563,13 +9165,11 @@ pub struct StackMembersView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9607,25 +9207,21 @@ pub struct StackMembersViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
     #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `memberSerials`
     ///
     /// Wire name `memberSerials`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
     #[serde(rename = "memberSerials", default, skip_serializing_if = "Option::is_none")]
     pub member_serials: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9675,13 +9271,11 @@ pub struct StaticRouteResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `StaticRouteView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<StaticRouteView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9719,25 +9313,21 @@ pub struct StaticRouteView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `destinationIp`
     ///
     /// Wire name `destinationIp`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
     #[serde(rename = "destinationIp", default, skip_serializing_if = "Option::is_none")]
     pub destination_ip: Option<String>,
     /// `nextHop`
     ///
     /// Wire name `nextHop`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
     #[serde(rename = "nextHop", default, skip_serializing_if = "Option::is_none")]
     pub next_hop: Option<String>,
     /// `adminDistance`
     ///
     /// Wire name `adminDistance`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
     #[serde(rename = "adminDistance", default, skip_serializing_if = "Option::is_none")]
     pub admin_distance: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9787,31 +9377,26 @@ pub struct SwitchAclRuleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `SwitchAclRuleViewAction`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<SwitchAclRuleViewAction>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(
         rename = "destinationPort",
         default,
@@ -9821,37 +9406,31 @@ pub struct SwitchAclRuleView {
     /// `protocol`
     ///
     /// Wire name `protocol`; `SwitchAclRuleViewProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<SwitchAclRuleViewProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<i64>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
     #[serde(
         rename = "internalPriority",
         default,
@@ -10065,25 +9644,21 @@ pub struct SwitchAclView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `SwitchAclViewAclType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
     #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<SwitchAclViewAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<SwitchAclRuleView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
     #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<SwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10192,25 +9767,21 @@ pub struct SwitchPositionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
     #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xpercent`
     ///
     /// Wire name `xpercent`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xpercent: Option<f64>,
     /// `ypercent`
     ///
     /// Wire name `ypercent`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ypercent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10260,19 +9831,16 @@ pub struct SwitchPositionViewV1001 {
     /// `floorPlanId`
     ///
     /// Wire name `floorPlanId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
     #[serde(rename = "floorPlanId", default, skip_serializing_if = "Option::is_none")]
     pub floor_plan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
     #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
     #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10316,19 +9884,16 @@ pub struct SwitchScheduleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
     #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
     pub time_slot: Option<ScheduleTimeSlotView>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10372,25 +9937,21 @@ pub struct SwitchVersion {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `category`
     ///
     /// Wire name `category`; `SwitchVersionCategory`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<SwitchVersionCategory>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10503,19 +10064,16 @@ pub struct SwitchVersionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `SwitchVersionViewModelGroup`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
     #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<SwitchVersionViewModelGroup>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<SwitchVersion>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<SwitchVersion>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10629,25 +10187,21 @@ pub struct SwitchVlan {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(
         rename = "ipv4DhcpSnooping",
         default,
@@ -10657,19 +10211,16 @@ pub struct SwitchVlan {
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `SwitchVlanIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<SwitchVlanIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(
         rename = "multicastVersion",
         default,
@@ -10679,7 +10230,6 @@ pub struct SwitchVlan {
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `SwitchVlanSpanningTreeProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(
         rename = "spanningTreeProtocol",
         default,
@@ -10689,7 +10239,6 @@ pub struct SwitchVlan {
     /// `switchVlanPortModels`
     ///
     /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(
         rename = "switchVlanPortModels",
         default,
@@ -10699,7 +10248,6 @@ pub struct SwitchVlan {
     /// `enableAsDefaultVlan`
     ///
     /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
     #[serde(
         rename = "enableAsDefaultVlan",
         default,
@@ -10857,19 +10405,16 @@ pub struct SwitchVlanOverview {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `defaultVlanId`
     ///
     /// Wire name `defaultVlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
     #[serde(rename = "defaultVlanId", default, skip_serializing_if = "Option::is_none")]
     pub default_vlan_id: Option<i64>,
     /// `vlanList`
     ///
     /// Wire name `vlanList`; `array<SwitchVlanView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
     #[serde(rename = "vlanList", default, skip_serializing_if = "Option::is_none")]
     pub vlan_list: Option<Vec<SwitchVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10913,31 +10458,26 @@ pub struct SwitchVlanPortModelView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchModel`
     ///
     /// Wire name `switchModel`; `SwitchVlanPortModelViewSwitchModel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
     #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
     pub switch_model: Option<SwitchVlanPortModelViewSwitchModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
     #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
     #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11295,13 +10835,11 @@ pub struct SwitchVlanResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `SwitchVlanView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<SwitchVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11398,25 +10936,21 @@ pub struct SwitchVlanView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(
         rename = "ipv4DhcpSnooping",
         default,
@@ -11426,19 +10960,16 @@ pub struct SwitchVlanView {
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `SwitchVlanViewIgmpSnooping`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<SwitchVlanViewIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(
         rename = "multicastVersion",
         default,
@@ -11448,7 +10979,6 @@ pub struct SwitchVlanView {
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `SwitchVlanViewSpanningTreeProtocol`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(
         rename = "spanningTreeProtocol",
         default,
@@ -11458,19 +10988,16 @@ pub struct SwitchVlanView {
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `switchVlanPortModels`
     ///
     /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(
         rename = "switchVlanPortModels",
         default,
@@ -11480,7 +11007,6 @@ pub struct SwitchVlanView {
     /// `enableAsDefaultVlan`
     ///
     /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(
         rename = "enableAsDefaultVlan",
         default,
@@ -11490,13 +11016,11 @@ pub struct SwitchVlanView {
     /// `usedByVePort`
     ///
     /// Wire name `usedByVePort`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "usedByVePort", default, skip_serializing_if = "Option::is_none")]
     pub used_by_ve_port: Option<bool>,
     /// `isAuthDefaultVlan`
     ///
     /// Wire name `isAuthDefaultVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(
         rename = "isAuthDefaultVlan",
         default,
@@ -11506,7 +11030,6 @@ pub struct SwitchVlanView {
     /// `isAuthVlan`
     ///
     /// Wire name `isAuthVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
     #[serde(rename = "isAuthVlan", default, skip_serializing_if = "Option::is_none")]
     pub is_auth_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11749,19 +11272,16 @@ pub struct UpgradeScheduleFirmwareView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
     #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
     pub time_slot: Option<ScheduleTimeSlotView>,
     /// `supportModelGroupVersions`
     ///
     /// Wire name `supportModelGroupVersions`; `array<ModelVersionView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
     #[serde(
         rename = "supportModelGroupVersions",
         default,
@@ -11812,25 +11332,21 @@ pub struct UpgradeScheduleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
     #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
     pub time_slot: Option<ScheduleTimeSlotView>,
     /// `version`
     ///
     /// Wire name `version`; `SwitchVersion`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<SwitchVersion>,
     /// `versionAboveTen`
     ///
     /// Wire name `versionAboveTen`; `SwitchVersion`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
     #[serde(
         rename = "versionAboveTen",
         default,
@@ -11884,49 +11400,41 @@ pub struct UpgradeSwitch {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `isStack`
     ///
     /// Wire name `isStack`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
     pub is_stack: Option<bool>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `currentFirmware`
     ///
     /// Wire name `currentFirmware`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(
         rename = "currentFirmware",
         default,
@@ -11936,7 +11444,6 @@ pub struct UpgradeSwitch {
     /// `availableVersion`
     ///
     /// Wire name `availableVersion`; `SwitchVersion`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(
         rename = "availableVersion",
         default,
@@ -11946,7 +11453,6 @@ pub struct UpgradeSwitch {
     /// `switchNextSchedule`
     ///
     /// Wire name `switchNextSchedule`; `UpgradeScheduleView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(
         rename = "switchNextSchedule",
         default,
@@ -11956,7 +11462,6 @@ pub struct UpgradeSwitch {
     /// `venueNextSchedule`
     ///
     /// Wire name `venueNextSchedule`; `UpgradeScheduleView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(
         rename = "venueNextSchedule",
         default,
@@ -11966,13 +11471,11 @@ pub struct UpgradeSwitch {
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `isSwitchLevelSchedule`
     ///
     /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
     #[serde(
         rename = "isSwitchLevelSchedule",
         default,
@@ -12086,19 +11589,16 @@ pub struct UpgradeSwitchQueryFilter {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
     #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `venueIdList`
     ///
     /// Wire name `venueIdList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
     #[serde(rename = "venueIdList", default, skip_serializing_if = "Option::is_none")]
     pub venue_id_list: Option<Vec<String>>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
     #[serde(
         rename = "searchTargetFields",
         default,
@@ -12146,13 +11646,11 @@ pub struct UpgradeSwitchQueryFilterV1 {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
     #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `venueIdList`
     ///
     /// Wire name `venueIdList`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
     #[serde(rename = "venueIdList", default, skip_serializing_if = "Option::is_none")]
     pub venue_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12190,49 +11688,41 @@ pub struct UpgradeSwitchView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `isStack`
     ///
     /// Wire name `isStack`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
     pub is_stack: Option<bool>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `currentFirmware`
     ///
     /// Wire name `currentFirmware`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(
         rename = "currentFirmware",
         default,
@@ -12242,7 +11732,6 @@ pub struct UpgradeSwitchView {
     /// `switchNextSchedule`
     ///
     /// Wire name `switchNextSchedule`; `SwitchScheduleView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(
         rename = "switchNextSchedule",
         default,
@@ -12252,7 +11741,6 @@ pub struct UpgradeSwitchView {
     /// `venueNextSchedule`
     ///
     /// Wire name `venueNextSchedule`; `UpgradeScheduleFirmwareView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(
         rename = "venueNextSchedule",
         default,
@@ -12262,13 +11750,11 @@ pub struct UpgradeSwitchView {
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `isSwitchLevelSchedule`
     ///
     /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
     #[serde(
         rename = "isSwitchLevelSchedule",
         default,
@@ -12376,25 +11862,21 @@ pub struct UpgradeVenue {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `switchFirmwareVersion`
     ///
     /// Wire name `switchFirmwareVersion`; `SwitchVersion`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(
         rename = "switchFirmwareVersion",
         default,
@@ -12404,7 +11886,6 @@ pub struct UpgradeVenue {
     /// `switchFirmwareVersionAboveTen`
     ///
     /// Wire name `switchFirmwareVersionAboveTen`; `SwitchVersion`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(
         rename = "switchFirmwareVersionAboveTen",
         default,
@@ -12414,7 +11895,6 @@ pub struct UpgradeVenue {
     /// `availableVersions`
     ///
     /// Wire name `availableVersions`; `array<SwitchVersion>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(
         rename = "availableVersions",
         default,
@@ -12424,13 +11904,11 @@ pub struct UpgradeVenue {
     /// `nextSchedule`
     ///
     /// Wire name `nextSchedule`; `UpgradeScheduleView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(rename = "nextSchedule", default, skip_serializing_if = "Option::is_none")]
     pub next_schedule: Option<UpgradeScheduleView>,
     /// `lastScheduleUpdateTime`
     ///
     /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(
         rename = "lastScheduleUpdateTime",
         default,
@@ -12440,19 +11918,16 @@ pub struct UpgradeVenue {
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `switchCount`
     ///
     /// Wire name `switchCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
     pub switch_count: Option<i64>,
     /// `aboveTenSwitchCount`
     ///
     /// Wire name `aboveTenSwitchCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(
         rename = "aboveTenSwitchCount",
         default,
@@ -12462,13 +11937,11 @@ pub struct UpgradeVenue {
     /// `status`
     ///
     /// Wire name `status`; `UpgradeVenueStatus`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UpgradeVenueStatus>,
     /// `scheduleCount`
     ///
     /// Wire name `scheduleCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
     #[serde(rename = "scheduleCount", default, skip_serializing_if = "Option::is_none")]
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12581,37 +12054,31 @@ pub struct UpgradeVenueFirmwareView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<ModelVersionView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<ModelVersionView>>,
     /// `nextSchedule`
     ///
     /// Wire name `nextSchedule`; `UpgradeScheduleFirmwareView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(rename = "nextSchedule", default, skip_serializing_if = "Option::is_none")]
     pub next_schedule: Option<UpgradeScheduleFirmwareView>,
     /// `lastScheduleUpdateTime`
     ///
     /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(
         rename = "lastScheduleUpdateTime",
         default,
@@ -12621,25 +12088,21 @@ pub struct UpgradeVenueFirmwareView {
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `switchCounts`
     ///
     /// Wire name `switchCounts`; `array<ModelSwitchCountView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(rename = "switchCounts", default, skip_serializing_if = "Option::is_none")]
     pub switch_counts: Option<Vec<ModelSwitchCountView>>,
     /// `status`
     ///
     /// Wire name `status`; `UpgradeVenueFirmwareViewStatus`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UpgradeVenueFirmwareViewStatus>,
     /// `scheduleCount`
     ///
     /// Wire name `scheduleCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
     #[serde(rename = "scheduleCount", default, skip_serializing_if = "Option::is_none")]
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12797,13 +12260,11 @@ pub struct UpgradeVenueQueryFilter {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
     #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
     #[serde(
         rename = "firmwareVersion",
         default,
@@ -12813,7 +12274,6 @@ pub struct UpgradeVenueQueryFilter {
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `UpgradeVenueQueryFilterModelGroup`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
     #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<UpgradeVenueQueryFilterModelGroup>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12927,13 +12387,11 @@ pub struct UpgradeVenueQueryFilterV1 {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
     #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
     #[serde(
         rename = "firmwareVersion",
         default,
@@ -13038,61 +12496,51 @@ pub struct VePort {
     /// `veId`
     ///
     /// Wire name `veId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "veId", default, skip_serializing_if = "Option::is_none")]
     pub ve_id: Option<i64>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ospfArea`
     ///
     /// Wire name `ospfArea`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "ospfArea", default, skip_serializing_if = "Option::is_none")]
     pub ospf_area: Option<String>,
     /// `dhcpRelayAgent`
     ///
     /// Wire name `dhcpRelayAgent`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "dhcpRelayAgent", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_relay_agent: Option<String>,
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `VePortIpAddressType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<VePortIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `ipSubnetMask`
     ///
     /// Wire name `ipSubnetMask`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "ipSubnetMask", default, skip_serializing_if = "Option::is_none")]
     pub ip_subnet_mask: Option<String>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
     #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13236,13 +12684,11 @@ pub struct VePortResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `VePortView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<VePortView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13280,97 +12726,81 @@ pub struct VePortView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `veId`
     ///
     /// Wire name `veId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "veId", default, skip_serializing_if = "Option::is_none")]
     pub ve_id: Option<i64>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ospfArea`
     ///
     /// Wire name `ospfArea`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "ospfArea", default, skip_serializing_if = "Option::is_none")]
     pub ospf_area: Option<String>,
     /// `dhcpRelayAgent`
     ///
     /// Wire name `dhcpRelayAgent`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "dhcpRelayAgent", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_relay_agent: Option<String>,
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `VePortViewIpAddressType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<VePortViewIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `ipSubnetMask`
     ///
     /// Wire name `ipSubnetMask`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "ipSubnetMask", default, skip_serializing_if = "Option::is_none")]
     pub ip_subnet_mask: Option<String>,
     /// `ingressAclName`
     ///
     /// Wire name `ingressAclName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "ingressAclName", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl_name: Option<String>,
     /// `egressAclName`
     ///
     /// Wire name `egressAclName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "egressAclName", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl_name: Option<String>,
     /// `connectedVe`
     ///
     /// Wire name `connectedVe`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "connectedVe", default, skip_serializing_if = "Option::is_none")]
     pub connected_ve: Option<bool>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `syncedSwitchConfig`
     ///
     /// Wire name `syncedSwitchConfig`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(
         rename = "syncedSwitchConfig",
         default,
@@ -13380,7 +12810,6 @@ pub struct VePortView {
     /// `vsixIngressAclName`
     ///
     /// Wire name `vsixIngressAclName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(
         rename = "vsixIngressAclName",
         default,
@@ -13390,7 +12819,6 @@ pub struct VePortView {
     /// `vsixEgressAclName`
     ///
     /// Wire name `vsixEgressAclName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
     #[serde(
         rename = "vsixEgressAclName",
         default,
@@ -13586,13 +13014,11 @@ pub struct VenueCurrentVersion {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `currentVersions`
     ///
     /// Wire name `currentVersions`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
     #[serde(
         rename = "currentVersions",
         default,
@@ -13602,7 +13028,6 @@ pub struct VenueCurrentVersion {
     /// `currentVersionsAboveTen`
     ///
     /// Wire name `currentVersionsAboveTen`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
     #[serde(
         rename = "currentVersionsAboveTen",
         default,
@@ -13653,13 +13078,11 @@ pub struct VenueCurrentVersionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `currentVersions`
     ///
     /// Wire name `currentVersions`; `array<ModelCurrentVersionView>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
     #[serde(
         rename = "currentVersions",
         default,
@@ -13704,31 +13127,26 @@ pub struct VlanIntersectContent {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `vlanConfigName`
     ///
     /// Wire name `vlanConfigName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
     #[serde(rename = "vlanConfigName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_config_name: Option<String>,
     /// `profileLevel`
     ///
     /// Wire name `profileLevel`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
     #[serde(rename = "profileLevel", default, skip_serializing_if = "Option::is_none")]
     pub profile_level: Option<bool>,
     /// `defaultVlan`
     ///
     /// Wire name `defaultVlan`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
     #[serde(rename = "defaultVlan", default, skip_serializing_if = "Option::is_none")]
     pub default_vlan: Option<bool>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13784,7 +13202,6 @@ pub struct VlanIntersectionResponse {
     /// `switchDefaultVlan`
     ///
     /// Wire name `switchDefaultVlan`; `array<VlanIntersectContent>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
     #[serde(
         rename = "switchDefaultVlan",
         default,
@@ -13794,13 +13211,11 @@ pub struct VlanIntersectionResponse {
     /// `profileVlan`
     ///
     /// Wire name `profileVlan`; `array<VlanIntersectContent>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
     #[serde(rename = "profileVlan", default, skip_serializing_if = "Option::is_none")]
     pub profile_vlan: Option<Vec<VlanIntersectContent>>,
     /// `switchVlan`
     ///
     /// Wire name `switchVlan`; `array<VlanIntersectContent>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
     #[serde(rename = "switchVlan", default, skip_serializing_if = "Option::is_none")]
     pub switch_vlan: Option<Vec<VlanIntersectContent>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13853,25 +13268,21 @@ pub struct VlanVePort {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<String>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
     #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `usedByVePort`
     ///
     /// Wire name `usedByVePort`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
     #[serde(rename = "usedByVePort", default, skip_serializing_if = "Option::is_none")]
     pub used_by_ve_port: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -217,37 +217,31 @@ pub struct TenantManagementPage {
     /// The rows of this page; their shape depends on the query.
     ///
     /// Wire name `content`; `array<json>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of rows over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page.
     ///
     /// Wire name `number`; `integer`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of rows on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -257,31 +251,26 @@ pub struct TenantManagementPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no rows.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `TenantPageableObject`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<TenantPageableObject>,
     /// `sort`
     ///
     /// Wire name `sort`; `TenantSortObject`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<TenantSortObject>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -617,91 +606,76 @@ pub struct Account {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `streetAddress`
     ///
     /// Wire name `streetAddress`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "streetAddress", default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postalCode`
     ///
     /// Wire name `postalCode`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "postalCode", default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `faxNumber`
     ///
     /// Wire name `faxNumber`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "faxNumber", default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `mappingURL`
     ///
     /// Wire name `mappingURL`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "mappingURL", default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `number`; optional; format: double.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `number`; optional; format: double.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Account).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -817,139 +791,116 @@ pub struct AddMspEcRequest {
     /// `account_id`
     ///
     /// Wire name `account_id`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `street_address`
     ///
     /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postal_code`
     ///
     /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phone_number`
     ///
     /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `fax_number`
     ///
     /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `mapping_url`
     ///
     /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `service_effective_date`
     ///
     /// Wire name `service_effective_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_effective_date: Option<String>,
     /// `service_expiration_date`
     ///
     /// Wire name `service_expiration_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_expiration_date: Option<String>,
     /// `admin_email`
     ///
     /// Wire name `admin_email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_email: Option<String>,
     /// `admin_firstname`
     ///
     /// Wire name `admin_firstname`; `string`; optional; may be null; max_length: 64; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_firstname: Option<String>,
     /// `admin_lastname`
     ///
     /// Wire name `admin_lastname`; `string`; optional; may be null; max_length: 64; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_lastname: Option<String>,
     /// `admin_role`
     ///
     /// Wire name `admin_role`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_role: Option<String>,
     /// `tenant_type`
     ///
     /// Wire name `tenant_type`; `string`; optional; max_length: 25; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<String>,
     /// `licenses`
     ///
     /// Wire name `licenses`; `License`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub licenses: Option<License>,
     /// `delegations`
     ///
     /// Wire name `delegations`; `array<EcDelegation>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegations: Option<Vec<EcDelegation>>,
     /// `admin_delegations`
     ///
     /// Wire name `admin_delegations`; `array<MspAdminRole>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_delegations: Option<Vec<MspAdminRole>>,
     /// `tier`
     ///
     /// Wire name `tier`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
     /// `privilege_group_ids`
     ///
     /// Wire name `privilege_group_ids`; `array<string>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub privilege_group_ids: Option<Vec<String>>,
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(
         rename = "privacyFeatures",
         default,
@@ -959,7 +910,6 @@ pub struct AddMspEcRequest {
     /// `propertyCode`
     ///
     /// Wire name `propertyCode`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
     #[serde(rename = "propertyCode", default, skip_serializing_if = "Option::is_none")]
     pub property_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1135,7 +1085,6 @@ pub struct AddTenantRequestHolder {
     /// `data`
     ///
     /// Wire name `data`; `array<AddMspEcRequest>`; optional; max_items: 100; min_items: 1.
-    /// Provenance: reference (msp_services-0.3.3.yaml AddTenantRequestHolder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<AddMspEcRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1167,43 +1116,36 @@ pub struct Admin {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `detailLevel`
     ///
     /// Wire name `detailLevel`; `AdminDetailLevel`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
     pub detail_level: Option<AdminDetailLevel>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// `adminRoles`
     ///
     /// Wire name `adminRoles`; `array<AdminRole>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "adminRoles", default, skip_serializing_if = "Option::is_none")]
     pub admin_roles: Option<Vec<AdminRole>>,
     /// `adminAppSettings`
     ///
     /// Wire name `adminAppSettings`; `array<AdminAppSettings>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(
         rename = "adminAppSettings",
         default,
@@ -1213,55 +1155,46 @@ pub struct Admin {
     /// `dateFormat`
     ///
     /// Wire name `dateFormat`; `AdminDateFormat`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "dateFormat", default, skip_serializing_if = "Option::is_none")]
     pub date_format: Option<AdminDateFormat>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `authentication`
     ///
     /// Wire name `authentication`; `Authentication`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentication: Option<Authentication>,
     /// `firstName`
     ///
     /// Wire name `firstName`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// `lastName`
     ///
     /// Wire name `lastName`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `local`
     ///
     /// Wire name `local`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local: Option<bool>,
     /// `defaultTenant`
     ///
     /// Wire name `defaultTenant`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "defaultTenant", default, skip_serializing_if = "Option::is_none")]
     pub default_tenant: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1386,42 +1319,35 @@ pub struct AdminAppSettings {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `appType`
     ///
     /// Wire name `appType`; `AdminAppSettingsAppType`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     #[serde(rename = "appType")]
     pub app_type: AdminAppSettingsAppType,
     /// `productType`
     ///
     /// Wire name `productType`; `AdminAppSettingsProductType`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     #[serde(rename = "productType")]
     pub product_type: AdminAppSettingsProductType,
     /// `value`
     ///
     /// Wire name `value`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     pub value: String,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1713,7 +1639,7 @@ impl<'de> serde::Deserialize<'de> for AdminDetailLevel {
 }
 /// Admin query request search target fields: the values the official description lists.
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml (inline body schema)).
+/// Provenance: reference (tenant_management-0.3.0.yaml queryAdminList (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1768,7 +1694,7 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSearchTargetFields {
 }
 /// Admin query request sort field: the values the official description lists.
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml (inline body schema)).
+/// Provenance: reference (tenant_management-0.3.0.yaml queryAdminList (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1831,7 +1757,7 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortField {
 }
 /// Admin query request sort order: the values the official description lists.
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml (inline body schema)).
+/// Provenance: reference (tenant_management-0.3.0.yaml queryAdminList (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1895,37 +1821,31 @@ pub struct AdminRole {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `role`
     ///
     /// Wire name `role`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
     /// `delegated`
     ///
     /// Wire name `delegated`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegated: Option<String>,
     /// `delegatedRoleType`
     ///
     /// Wire name `delegatedRoleType`; `AdminRoleDelegatedRoleType`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(
         rename = "delegatedRoleType",
         default,
@@ -1935,13 +1855,11 @@ pub struct AdminRole {
     /// `privilegeGroup`
     ///
     /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
     pub privilege_group: Option<PrivilegeGroup>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2073,47 +1991,39 @@ pub struct AdminView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     pub email: String,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `lastName`
     ///
     /// Wire name `lastName`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `role`
     ///
     /// Wire name `role`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     pub role: String,
     /// `delegateToAllECs`
     ///
     /// Wire name `delegateToAllECs`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(
         rename = "delegateToAllECs",
         default,
@@ -2123,19 +2033,16 @@ pub struct AdminView {
     /// `delegatedECs`
     ///
     /// Wire name `delegatedECs`; `array<string>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(rename = "delegatedECs", default, skip_serializing_if = "Option::is_none")]
     pub delegated_e_cs: Option<Vec<String>>,
     /// `detailLevel`
     ///
     /// Wire name `detailLevel`; `AdminViewDetailLevel`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
     pub detail_level: Option<AdminViewDetailLevel>,
     /// `authenticationId`
     ///
     /// Wire name `authenticationId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
     #[serde(
         rename = "authenticationId",
         default,
@@ -2284,23 +2191,19 @@ pub struct AssignDelegatedRequest {
     /// `delegation_id`
     ///
     /// Wire name `delegation_id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_id: Option<String>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
     pub delegation_type: String,
     /// `mspec_id`
     ///
     /// Wire name `mspec_id`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
     pub mspec_id: String,
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2340,24 +2243,20 @@ pub struct AssignMspEcListRequest {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
     pub delegation_type: String,
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// `isManageAllEcs`
     ///
     /// Wire name `isManageAllEcs`; `boolean`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
     #[serde(rename = "isManageAllEcs", default, skip_serializing_if = "Option::is_none")]
     pub is_manage_all_ecs: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2402,7 +2301,6 @@ pub struct AssignMspEcToMultipleTechPartners {
     /// `AssignDelegatedRequest`
     ///
     /// Wire name `AssignDelegatedRequest`; `array<AssignDelegatedRequest>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcToMultipleTechPartners).
     #[serde(
         rename = "AssignDelegatedRequest",
         default,
@@ -2441,18 +2339,15 @@ pub struct AssignedMspAdminsRequest {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<MspAdminRole>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<MspAdminRole>>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
     pub delegation_type: String,
     /// `privilege_group_ids`
     ///
     /// Wire name `privilege_group_ids`; `array<string>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2491,44 +2386,37 @@ pub struct AssignmentRequest {
     /// `assignmentId`
     ///
     /// Wire name `assignmentId`; `integer`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(rename = "assignmentId", default, skip_serializing_if = "Option::is_none")]
     pub assignment_id: Option<i64>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional; minimum: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `isTrial`
     ///
     /// Wire name `isTrial`; `boolean`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(rename = "isTrial", default, skip_serializing_if = "Option::is_none")]
     pub is_trial: Option<bool>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<String>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `action`
     ///
     /// Wire name `action`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
     #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2596,43 +2484,36 @@ pub struct AuthDomain {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `domain`
     ///
     /// Wire name `domain`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<String>,
     /// `parentTenantId`
     ///
     /// Wire name `parentTenantId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(rename = "parentTenantId", default, skip_serializing_if = "Option::is_none")]
     pub parent_tenant_id: Option<String>,
     /// `authentication`
     ///
     /// Wire name `authentication`; `Authentication`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentication: Option<Authentication>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2700,37 +2581,31 @@ pub struct AuthScope {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `authentication`
     ///
     /// Wire name `authentication`; `Authentication`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentication: Option<Authentication>,
     /// `privilegeGroup`
     ///
     /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
     #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
     pub privilege_group: Option<PrivilegeGroup>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2792,49 +2667,41 @@ pub struct Authentication {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `clientID`
     ///
     /// Wire name `clientID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "clientID", default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
     /// `clientSecret`
     ///
     /// Wire name `clientSecret`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "clientSecret", default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<ruckus_one_runtime::Secret>,
     /// `scopes`
     ///
     /// Wire name `scopes`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<String>,
     /// `tokenURL`
     ///
     /// Wire name `tokenURL`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "tokenURL", default, skip_serializing_if = "Option::is_none")]
     pub token_url: Option<String>,
     /// `authorizationURL`
     ///
     /// Wire name `authorizationURL`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(
         rename = "authorizationURL",
         default,
@@ -2844,7 +2711,6 @@ pub struct Authentication {
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `AuthenticationAuthenticationType`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(
         rename = "authenticationType",
         default,
@@ -2854,49 +2720,41 @@ pub struct Authentication {
     /// `samlFileURL`
     ///
     /// Wire name `samlFileURL`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "samlFileURL", default, skip_serializing_if = "Option::is_none")]
     pub saml_file_url: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `samlFileType`
     ///
     /// Wire name `samlFileType`; `AuthenticationSamlFileType`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "samlFileType", default, skip_serializing_if = "Option::is_none")]
     pub saml_file_type: Option<AuthenticationSamlFileType>,
     /// `authDomains`
     ///
     /// Wire name `authDomains`; `array<AuthDomain>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "authDomains", default, skip_serializing_if = "Option::is_none")]
     pub auth_domains: Option<Vec<AuthDomain>>,
     /// `authScopes`
     ///
     /// Wire name `authScopes`; `array<AuthScope>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "authScopes", default, skip_serializing_if = "Option::is_none")]
     pub auth_scopes: Option<Vec<AuthScope>>,
     /// `clientIDStatus`
     ///
     /// Wire name `clientIDStatus`; `AuthenticationClientIdStatus`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "clientIDStatus", default, skip_serializing_if = "Option::is_none")]
     pub client_id_status: Option<AuthenticationClientIdStatus>,
     /// `accountBased`
     ///
     /// Wire name `accountBased`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "accountBased", default, skip_serializing_if = "Option::is_none")]
     pub account_based: Option<bool>,
     /// `samlSignatureEnabled`
     ///
     /// Wire name `samlSignatureEnabled`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(
         rename = "samlSignatureEnabled",
         default,
@@ -2906,7 +2764,6 @@ pub struct Authentication {
     /// `samlEncryptionCertificateId`
     ///
     /// Wire name `samlEncryptionCertificateId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(
         rename = "samlEncryptionCertificateId",
         default,
@@ -2916,7 +2773,6 @@ pub struct Authentication {
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3252,12 +3108,10 @@ pub struct AutoSchedule {
     /// `days`
     ///
     /// Wire name `days`; `array<string>`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml AutoSchedule).
     pub days: Vec<String>,
     /// `timeSlots`
     ///
     /// Wire name `timeSlots`; `array<string>`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml AutoSchedule).
     #[serde(rename = "timeSlots")]
     pub time_slots: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3285,13 +3139,11 @@ pub struct BetaFeature {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3329,7 +3181,6 @@ pub struct BetaFeatureRequest {
     /// `betaFeatureIds`
     ///
     /// Wire name `betaFeatureIds`; `array<string>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureRequest).
     #[serde(rename = "betaFeatureIds", default, skip_serializing_if = "Option::is_none")]
     pub beta_feature_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3361,19 +3212,16 @@ pub struct BetaFeatureResponse {
     /// `betaFeatures`
     ///
     /// Wire name `betaFeatures`; `array<BetaFeature>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
     #[serde(rename = "betaFeatures", default, skip_serializing_if = "Option::is_none")]
     pub beta_features: Option<Vec<BetaFeature>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `invalidFeatureIds`
     ///
     /// Wire name `invalidFeatureIds`; `array<string>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
     #[serde(
         rename = "invalidFeatureIds",
         default,
@@ -3421,79 +3269,66 @@ pub struct CustomRole {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `roleType`
     ///
     /// Wire name `roleType`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "roleType", default, skip_serializing_if = "Option::is_none")]
     pub role_type: Option<String>,
     /// `policyBased`
     ///
     /// Wire name `policyBased`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "policyBased", default, skip_serializing_if = "Option::is_none")]
     pub policy_based: Option<bool>,
     /// `frameworkRO`
     ///
     /// Wire name `frameworkRO`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "frameworkRO", default, skip_serializing_if = "Option::is_none")]
     pub framework_ro: Option<bool>,
     /// `tenant`
     ///
     /// Wire name `tenant`; `Tenant`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
     /// `scopes`
     ///
     /// Wire name `scopes`; `array<Scope>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<Scope>>,
     /// `features`
     ///
     /// Wire name `features`; `array<Feature>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<Feature>>,
     /// `preDefinedRole`
     ///
     /// Wire name `preDefinedRole`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "preDefinedRole", default, skip_serializing_if = "Option::is_none")]
     pub pre_defined_role: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3597,19 +3432,16 @@ pub struct DataRequest {
     /// `mspEcList`
     ///
     /// Wire name `mspEcList`; `array<string>`; optional; max_items: 100; min_items: 1.
-    /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
     #[serde(rename = "mspEcList", default, skip_serializing_if = "Option::is_none")]
     pub msp_ec_list: Option<Vec<String>>,
     /// `autoSchedule`
     ///
     /// Wire name `autoSchedule`; `AutoSchedule`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
     #[serde(rename = "autoSchedule", default, skip_serializing_if = "Option::is_none")]
     pub auto_schedule: Option<AutoSchedule>,
     /// `manualSchedule`
     ///
     /// Wire name `manualSchedule`; `ManualSchedule`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
     #[serde(rename = "manualSchedule", default, skip_serializing_if = "Option::is_none")]
     pub manual_schedule: Option<ManualSchedule>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3653,55 +3485,46 @@ pub struct Delegation {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `delegatedTo`
     ///
     /// Wire name `delegatedTo`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "delegatedTo", default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `DelegationType`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<DelegationType>,
     /// `status`
     ///
     /// Wire name `status`; `DelegationStatus`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<DelegationStatus>,
     /// `delegatedBy`
     ///
     /// Wire name `delegatedBy`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "delegatedBy", default, skip_serializing_if = "Option::is_none")]
     pub delegated_by: Option<String>,
     /// `expiryDate`
     ///
     /// Wire name `expiryDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `delegatedToName`
     ///
     /// Wire name `delegatedToName`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(
         rename = "delegatedToName",
         default,
@@ -3712,7 +3535,6 @@ pub struct Delegation {
     ///
     /// Wire name `delegatedToAdmin`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(
         rename = "delegatedToAdmin",
         default,
@@ -3722,13 +3544,11 @@ pub struct Delegation {
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `isValid`
     ///
     /// Wire name `isValid`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
     #[serde(rename = "isValid", default, skip_serializing_if = "Option::is_none")]
     pub is_valid: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3964,24 +3784,20 @@ pub struct EcDelegation {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
     pub delegation_type: String,
     /// `delegation_id`
     ///
     /// Wire name `delegation_id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_id: Option<String>,
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4026,12 +3842,10 @@ pub struct EmailInvitation {
     /// `admin_email`
     ///
     /// Wire name `admin_email`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml EmailInvitation).
     pub admin_email: String,
     /// `resend`
     ///
     /// Wire name `resend`; `boolean`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml EmailInvitation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resend: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4053,6 +3867,166 @@ impl EmailInvitation {
         self
     }
 }
+/// Email notification endpoint, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EmailNotificationEndpoint {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; required.
+    pub destination: String,
+    /// `active`
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// `status`
+    ///
+    /// Wire name `status`; `EmailNotificationEndpointStatus`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<EmailNotificationEndpointStatus>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EmailNotificationEndpoint {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(destination: String) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            destination,
+            active: None,
+            status: None,
+            type_: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<EmailNotificationEndpointStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Email notification endpoint status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EmailNotificationEndpointStatus {
+    /// `OK`
+    Ok,
+    /// `BOUNCED`
+    Bounced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EmailNotificationEndpointStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ok => "OK",
+            Self::Bounced => "BOUNCED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EmailNotificationEndpointStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "OK" => Self::Ok,
+            "BOUNCED" => Self::Bounced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EmailNotificationEndpointStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EmailNotificationEndpointStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EmailNotificationEndpointStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Feature, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
@@ -4064,37 +4038,31 @@ pub struct Feature {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `parentFeatureId`
     ///
     /// Wire name `parentFeatureId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(
         rename = "parentFeatureId",
         default,
@@ -4104,31 +4072,26 @@ pub struct Feature {
     /// `category`
     ///
     /// Wire name `category`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     /// `scopes`
     ///
     /// Wire name `scopes`; `array<Scope>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<Scope>>,
     /// `featureOrder`
     ///
     /// Wire name `featureOrder`; `integer`; optional; format: int32.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(rename = "featureOrder", default, skip_serializing_if = "Option::is_none")]
     pub feature_order: Option<i64>,
     /// `deprecatedDate`
     ///
     /// Wire name `deprecatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(rename = "deprecatedDate", default, skip_serializing_if = "Option::is_none")]
     pub deprecated_date: Option<String>,
     /// `deprecationReason`
     ///
     /// Wire name `deprecationReason`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(
         rename = "deprecationReason",
         default,
@@ -4138,7 +4101,6 @@ pub struct Feature {
     /// `replacedFeatureId`
     ///
     /// Wire name `replacedFeatureId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(
         rename = "replacedFeatureId",
         default,
@@ -4148,25 +4110,21 @@ pub struct Feature {
     /// `purge`
     ///
     /// Wire name `purge`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purge: Option<bool>,
     /// `display`
     ///
     /// Wire name `display`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<bool>,
     /// `subFeatures`
     ///
     /// Wire name `subFeatures`; `array<Feature>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(rename = "subFeatures", default, skip_serializing_if = "Option::is_none")]
     pub sub_features: Option<Vec<Feature>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4288,12 +4246,10 @@ pub struct FirmwareUpgradeRequest {
     /// `operation`
     ///
     /// Wire name `operation`; `string`; required; max_length: 255; min_length: 1.
-    /// Provenance: reference (msp_services-0.3.3.yaml FirmwareUpgradeRequest).
     pub operation: String,
     /// `data`
     ///
     /// Wire name `data`; `DataRequest`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml FirmwareUpgradeRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<DataRequest>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4326,25 +4282,21 @@ pub struct License {
     /// `trialAction`
     ///
     /// Wire name `trialAction`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml License).
     #[serde(rename = "trialAction", default, skip_serializing_if = "Option::is_none")]
     pub trial_action: Option<String>,
     /// `assignments`
     ///
     /// Wire name `assignments`; `array<AssignmentRequest>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml License).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<AssignmentRequest>>,
     /// `subscription_start_date`
     ///
     /// Wire name `subscription_start_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml License).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscription_start_date: Option<String>,
     /// `subscription_end_date`
     ///
     /// Wire name `subscription_end_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml License).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscription_end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4394,13 +4346,11 @@ pub struct ManualSchedule {
     /// `date`
     ///
     /// Wire name `date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml ManualSchedule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml ManualSchedule).
     #[serde(rename = "timeSlot")]
     pub time_slot: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4426,72 +4376,61 @@ impl ManualSchedule {
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MobilePushNotificationEndpoint {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     pub destination: String,
     /// `active`
     ///
     /// Wire name `active`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `MobilePushNotificationEndpointStatus`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<MobilePushNotificationEndpointStatus>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `platform`
     ///
     /// Wire name `platform`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     pub platform: String,
     /// `deviceToken`
     ///
     /// Wire name `deviceToken`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(rename = "deviceToken")]
     pub device_token: String,
     /// `deviceId`
     ///
     /// Wire name `deviceId`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
     #[serde(rename = "deviceId")]
     pub device_id: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4499,65 +4438,134 @@ pub struct MobilePushNotificationEndpoint {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl MobilePushNotificationEndpoint {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        destination: String,
-        platform: String,
-        device_token: String,
-        device_id: String,
-    ) -> Self {
-        Self {
-            id: None,
-            created_date: None,
-            updated_date: None,
-            destination,
-            active: None,
-            status: None,
-            type_: None,
-            parent_id: None,
-            platform,
-            device_token,
-            device_id,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> MobilePushNotificationEndpointBuilder {
+        <MobilePushNotificationEndpointBuilder as Default>::default()
     }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`MobilePushNotificationEndpoint`]: set its fields, then call `build`.
+///
+/// Start one with `MobilePushNotificationEndpoint::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct MobilePushNotificationEndpointBuilder {
+    id: Option<String>,
+    created_date: Option<String>,
+    updated_date: Option<String>,
+    destination: Option<String>,
+    active: Option<bool>,
+    status: Option<MobilePushNotificationEndpointStatus>,
+    type_: Option<String>,
+    parent_id: Option<String>,
+    platform: Option<String>,
+    device_token: Option<String>,
+    device_id: Option<String>,
+}
+impl MobilePushNotificationEndpointBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
     }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+    /// Sets `createdDate` (optional).
+    pub fn created_date(mut self, value: impl Into<String>) -> Self {
         self.created_date = Some(value.into());
         self
     }
-    /// Sets `updatedDate`.
-    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+    /// Sets `updatedDate` (optional).
+    pub fn updated_date(mut self, value: impl Into<String>) -> Self {
         self.updated_date = Some(value.into());
         self
     }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `destination` (required).
+    pub fn destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `active` (optional).
+    pub fn active(mut self, value: impl Into<bool>) -> Self {
         self.active = Some(value.into());
         self
     }
-    /// Sets `status`.
-    pub fn with_status(
+    /// Sets `status` (optional).
+    pub fn status(
         mut self,
         value: impl Into<MobilePushNotificationEndpointStatus>,
     ) -> Self {
         self.status = Some(value.into());
         self
     }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+    /// Sets `type` (optional).
+    pub fn type_(mut self, value: impl Into<String>) -> Self {
         self.type_ = Some(value.into());
         self
     }
-    /// Sets `parentId`.
-    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+    /// Sets `parentId` (optional).
+    pub fn parent_id(mut self, value: impl Into<String>) -> Self {
         self.parent_id = Some(value.into());
         self
+    }
+    /// Sets `platform` (required).
+    pub fn platform(mut self, value: impl Into<String>) -> Self {
+        self.platform = Some(value.into());
+        self
+    }
+    /// Sets `deviceToken` (required).
+    pub fn device_token(mut self, value: impl Into<String>) -> Self {
+        self.device_token = Some(value.into());
+        self
+    }
+    /// Sets `deviceId` (required).
+    pub fn device_id(mut self, value: impl Into<String>) -> Self {
+        self.device_id = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<MobilePushNotificationEndpoint, ruckus_one_runtime::MissingField> {
+        Ok(MobilePushNotificationEndpoint {
+            id: self.id,
+            created_date: self.created_date,
+            updated_date: self.updated_date,
+            destination: self
+                .destination
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "MobilePushNotificationEndpoint",
+                        "destination",
+                    ),
+                )?,
+            active: self.active,
+            status: self.status,
+            type_: self.type_,
+            parent_id: self.parent_id,
+            platform: self
+                .platform
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "MobilePushNotificationEndpoint",
+                        "platform",
+                    ),
+                )?,
+            device_token: self
+                .device_token
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "MobilePushNotificationEndpoint",
+                        "deviceToken",
+                    ),
+                )?,
+            device_id: self
+                .device_id
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "MobilePushNotificationEndpoint",
+                        "deviceId",
+                    ),
+                )?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Mobile push notification endpoint status: the values the official description lists.
@@ -4626,25 +4634,21 @@ pub struct Msp {
     /// `mspLabel`
     ///
     /// Wire name `mspLabel`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(rename = "mspLabel", default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `mspFQDN`
     ///
     /// Wire name `mspFQDN`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(rename = "mspFQDN", default, skip_serializing_if = "Option::is_none")]
     pub msp_fqdn: Option<String>,
     /// `logoUUID`
     ///
     /// Wire name `logoUUID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(rename = "logoUUID", default, skip_serializing_if = "Option::is_none")]
     pub logo_uuid: Option<String>,
     /// `alarmNotificationLogoUUID`
     ///
     /// Wire name `alarmNotificationLogoUUID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "alarmNotificationLogoUUID",
         default,
@@ -4654,7 +4658,6 @@ pub struct Msp {
     /// `pingNotificationLogoUUID`
     ///
     /// Wire name `pingNotificationLogoUUID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "pingNotificationLogoUUID",
         default,
@@ -4664,13 +4667,11 @@ pub struct Msp {
     /// `mlisaLogoUUID`
     ///
     /// Wire name `mlisaLogoUUID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(rename = "mlisaLogoUUID", default, skip_serializing_if = "Option::is_none")]
     pub mlisa_logo_uuid: Option<String>,
     /// `pingLoginLogoUUID`
     ///
     /// Wire name `pingLoginLogoUUID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "pingLoginLogoUUID",
         default,
@@ -4680,7 +4681,6 @@ pub struct Msp {
     /// `defaultLogoUUID`
     ///
     /// Wire name `defaultLogoUUID`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "defaultLogoUUID",
         default,
@@ -4690,7 +4690,6 @@ pub struct Msp {
     /// `contactSupportUrl`
     ///
     /// Wire name `contactSupportUrl`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "contactSupportUrl",
         default,
@@ -4700,7 +4699,6 @@ pub struct Msp {
     /// `contractSupportBehavior`
     ///
     /// Wire name `contractSupportBehavior`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "contractSupportBehavior",
         default,
@@ -4710,13 +4708,11 @@ pub struct Msp {
     /// `openCaseUrl`
     ///
     /// Wire name `openCaseUrl`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(rename = "openCaseUrl", default, skip_serializing_if = "Option::is_none")]
     pub open_case_url: Option<String>,
     /// `openCaseBehavior`
     ///
     /// Wire name `openCaseBehavior`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "openCaseBehavior",
         default,
@@ -4726,13 +4722,11 @@ pub struct Msp {
     /// `myOpenCaseUrl`
     ///
     /// Wire name `myOpenCaseUrl`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(rename = "myOpenCaseUrl", default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_url: Option<String>,
     /// `myOpenCaseBehavior`
     ///
     /// Wire name `myOpenCaseBehavior`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "myOpenCaseBehavior",
         default,
@@ -4742,7 +4736,6 @@ pub struct Msp {
     /// `changePasswordUrl`
     ///
     /// Wire name `changePasswordUrl`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "changePasswordUrl",
         default,
@@ -4752,25 +4745,21 @@ pub struct Msp {
     /// `phone`
     ///
     /// Wire name `phone`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `website`
     ///
     /// Wire name `website`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub website: Option<String>,
     /// `isDisableNotification`
     ///
     /// Wire name `isDisableNotification`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
     #[serde(
         rename = "isDisableNotification",
         default,
@@ -4920,25 +4909,21 @@ pub struct MspAdmin {
     /// `operation`
     ///
     /// Wire name `operation`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// `mspEcId`
     ///
     /// Wire name `mspEcId`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
     #[serde(rename = "mspEcId")]
     pub msp_ec_id: String,
     /// `mspAdminRoles`
     ///
     /// Wire name `mspAdminRoles`; `array<MspAdminRole>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
     #[serde(rename = "mspAdminRoles", default, skip_serializing_if = "Option::is_none")]
     pub msp_admin_roles: Option<Vec<MspAdminRole>>,
     /// `privilege_group_ids`
     ///
     /// Wire name `privilege_group_ids`; `array<string>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4983,7 +4968,6 @@ pub struct MspAdminRequest {
     /// `associations`
     ///
     /// Wire name `associations`; `array<MspAdmin>`; optional; max_items: 200; min_items: 1.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub associations: Option<Vec<MspAdmin>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5015,12 +4999,10 @@ pub struct MspAdminRole {
     /// `msp_admin_id`
     ///
     /// Wire name `msp_admin_id`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRole).
     pub msp_admin_id: String,
     /// `msp_admin_role`
     ///
     /// Wire name `msp_admin_role`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRole).
     pub msp_admin_role: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -5047,55 +5029,46 @@ pub struct MspEc {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `streetAddress`
     ///
     /// Wire name `streetAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "streetAddress", default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postalCode`
     ///
     /// Wire name `postalCode`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "postalCode", default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `mspAdminCount`
     ///
     /// Wire name `mspAdminCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspAdminCount", default, skip_serializing_if = "Option::is_none")]
     pub msp_admin_count: Option<i64>,
     /// `mspEcAdminCount`
     ///
     /// Wire name `mspEcAdminCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "mspEcAdminCount",
         default,
@@ -5105,61 +5078,51 @@ pub struct MspEc {
     /// `entitlements`
     ///
     /// Wire name `entitlements`; `array<ViewmodelEntitlement>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entitlements: Option<Vec<ViewmodelEntitlement>>,
     /// `mspTenantId`
     ///
     /// Wire name `mspTenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspTenantId", default, skip_serializing_if = "Option::is_none")]
     pub msp_tenant_id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `accountType`
     ///
     /// Wire name `accountType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<String>,
     /// `creationDate`
     ///
     /// Wire name `creationDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
     pub creation_date: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `mspAdmins`
     ///
     /// Wire name `mspAdmins`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspAdmins", default, skip_serializing_if = "Option::is_none")]
     pub msp_admins: Option<Vec<String>>,
     /// `mspLabel`
     ///
     /// Wire name `mspLabel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspLabel", default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `delegatedTo`
     ///
     /// Wire name `delegatedTo`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "delegatedTo", default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `delegationExpiryDate`
     ///
     /// Wire name `delegationExpiryDate`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "delegationExpiryDate",
         default,
@@ -5169,43 +5132,36 @@ pub struct MspEc {
     /// `mspName`
     ///
     /// Wire name `mspName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspName", default, skip_serializing_if = "Option::is_none")]
     pub msp_name: Option<String>,
     /// `mspecName`
     ///
     /// Wire name `mspecName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspecName", default, skip_serializing_if = "Option::is_none")]
     pub mspec_name: Option<String>,
     /// `mspecId`
     ///
     /// Wire name `mspecId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "mspecId", default, skip_serializing_if = "Option::is_none")]
     pub mspec_id: Option<String>,
     /// `wifiLicenses`
     ///
     /// Wire name `wifiLicenses`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "wifiLicenses", default, skip_serializing_if = "Option::is_none")]
     pub wifi_licenses: Option<i64>,
     /// `switchLicenses`
     ///
     /// Wire name `switchLicenses`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "switchLicenses", default, skip_serializing_if = "Option::is_none")]
     pub switch_licenses: Option<i64>,
     /// `edgeLicenses`
     ///
     /// Wire name `edgeLicenses`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "edgeLicenses", default, skip_serializing_if = "Option::is_none")]
     pub edge_licenses: Option<i64>,
     /// `virtualEdgeLicenses`
     ///
     /// Wire name `virtualEdgeLicenses`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "virtualEdgeLicenses",
         default,
@@ -5215,51 +5171,43 @@ pub struct MspEc {
     /// `rwgLicenses`
     ///
     /// Wire name `rwgLicenses`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "rwgLicenses", default, skip_serializing_if = "Option::is_none")]
     pub rwg_licenses: Option<i64>,
     /// `apSwLicenses`
     ///
     /// Wire name `apSwLicenses`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "apSwLicenses", default, skip_serializing_if = "Option::is_none")]
     pub ap_sw_licenses: Option<i64>,
     /// `tenantType`
     ///
     /// Wire name `tenantType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "tenantType", default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<String>,
     /// `integrator`
     ///
     /// Wire name `integrator`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
     /// `installer`
     ///
     /// Wire name `installer`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installer: Option<String>,
     /// `integrators`
     ///
     /// Wire name `integrators`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrators: Option<Vec<String>>,
     /// `installers`
     ///
     /// Wire name `installers`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installers: Option<Vec<String>>,
     /// `assignedMspEcList`
     ///
     /// Wire name `assignedMspEcList`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "assignedMspEcList",
         default,
@@ -5269,7 +5217,6 @@ pub struct MspEc {
     /// `mspIntegratorAdminCount`
     ///
     /// Wire name `mspIntegratorAdminCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "mspIntegratorAdminCount",
         default,
@@ -5279,7 +5226,6 @@ pub struct MspEc {
     /// `mspIntegratorAdmins`
     ///
     /// Wire name `mspIntegratorAdmins`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "mspIntegratorAdmins",
         default,
@@ -5289,7 +5235,6 @@ pub struct MspEc {
     /// `mspInstallerAdminCount`
     ///
     /// Wire name `mspInstallerAdminCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "mspInstallerAdminCount",
         default,
@@ -5299,7 +5244,6 @@ pub struct MspEc {
     /// `mspInstallerAdmins`
     ///
     /// Wire name `mspInstallerAdmins`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "mspInstallerAdmins",
         default,
@@ -5309,7 +5253,6 @@ pub struct MspEc {
     /// `priorityIncidents`
     ///
     /// Wire name `priorityIncidents`; `PriorityIncidents`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "priorityIncidents",
         default,
@@ -5319,13 +5262,11 @@ pub struct MspEc {
     /// `installerCount`
     ///
     /// Wire name `installerCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "installerCount", default, skip_serializing_if = "Option::is_none")]
     pub installer_count: Option<i64>,
     /// `integratorCount`
     ///
     /// Wire name `integratorCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(
         rename = "integratorCount",
         default,
@@ -5335,13 +5276,11 @@ pub struct MspEc {
     /// `customerCount`
     ///
     /// Wire name `customerCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "customerCount", default, skip_serializing_if = "Option::is_none")]
     pub customer_count: Option<i64>,
     /// `accountTier`
     ///
     /// Wire name `accountTier`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
     #[serde(rename = "accountTier", default, skip_serializing_if = "Option::is_none")]
     pub account_tier: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5631,121 +5570,101 @@ pub struct MspEcAccountView {
     /// `msp_label`
     ///
     /// Wire name `msp_label`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `street_address`
     ///
     /// Wire name `street_address`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postal_code`
     ///
     /// Wire name `postal_code`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phone_number`
     ///
     /// Wire name `phone_number`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `fax_number`
     ///
     /// Wire name `fax_number`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `mapping_url`
     ///
     /// Wire name `mapping_url`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `service_effective_date`
     ///
     /// Wire name `service_effective_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_effective_date: Option<String>,
     /// `service_expiration_date`
     ///
     /// Wire name `service_expiration_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_expiration_date: Option<String>,
     /// `is_active`
     ///
     /// Wire name `is_active`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_active: Option<String>,
     /// `tenant_id`
     ///
     /// Wire name `tenant_id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `parent_tenant_id`
     ///
     /// Wire name `parent_tenant_id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_tenant_id: Option<String>,
     /// `tenant_type`
     ///
     /// Wire name `tenant_type`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<String>,
     /// `account_id`
     ///
     /// Wire name `account_id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
     /// `tier`
     ///
     /// Wire name `tier`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
     /// `logo_url`
     ///
     /// Wire name `logo_url`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_url: Option<String>,
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeatureResponse>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
     #[serde(
         rename = "privacyFeatures",
         default,
@@ -5898,31 +5817,26 @@ pub struct MspEcAdminView {
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `user_name`
     ///
     /// Wire name `user_name`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `full_name`
     ///
     /// Wire name `full_name`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
     /// `first_name`
     ///
     /// Wire name `first_name`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// `last_name`
     ///
     /// Wire name `last_name`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5978,25 +5892,21 @@ pub struct MspEcDelegationResponse {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_type: Option<String>,
     /// `delegated_to`
     ///
     /// Wire name `delegated_to`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `expiry_date`
     ///
     /// Wire name `expiry_date`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6046,37 +5956,31 @@ pub struct MspLogoFileData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `logo_fileuuid`
     ///
     /// Wire name `logo_fileuuid`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_fileuuid: Option<String>,
     /// `logo_file_name`
     ///
     /// Wire name `logo_file_name`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_file_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6138,127 +6042,106 @@ pub struct MspView {
     /// `msp_label`
     ///
     /// Wire name `msp_label`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `logo_uuid`
     ///
     /// Wire name `logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_uuid: Option<String>,
     /// `alarm_notification_logo_uuid`
     ///
     /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alarm_notification_logo_uuid: Option<String>,
     /// `ping_notification_logo_uuid`
     ///
     /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_notification_logo_uuid: Option<String>,
     /// `mlisa_logo_uuid`
     ///
     /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mlisa_logo_uuid: Option<String>,
     /// `ping_login_logo_uuid`
     ///
     /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_login_logo_uuid: Option<String>,
     /// `default_logo_uuid`
     ///
     /// Wire name `default_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_logo_uuid: Option<String>,
     /// `msp_fqdn`
     ///
     /// Wire name `msp_fqdn`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_fqdn: Option<String>,
     /// `contact_support_url`
     ///
     /// Wire name `contact_support_url`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_url: Option<String>,
     /// `contact_support_behavior`
     ///
     /// Wire name `contact_support_behavior`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_behavior: Option<String>,
     /// `open_case_url`
     ///
     /// Wire name `open_case_url`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_url: Option<String>,
     /// `open_case_behavior`
     ///
     /// Wire name `open_case_behavior`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_behavior: Option<String>,
     /// `my_open_case_url`
     ///
     /// Wire name `my_open_case_url`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_url: Option<String>,
     /// `my_open_case_behavior`
     ///
     /// Wire name `my_open_case_behavior`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_behavior: Option<String>,
     /// `change_password_url`
     ///
     /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
     /// `msp_phone`
     ///
     /// Wire name `msp_phone`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_phone: Option<String>,
     /// `msp_email`
     ///
     /// Wire name `msp_email`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_email: Option<String>,
     /// `msp_website`
     ///
     /// Wire name `msp_website`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_website: Option<String>,
     /// `msp_external_id`
     ///
     /// Wire name `msp_external_id`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_external_id: Option<String>,
     /// `msp_tenant_name`
     ///
     /// Wire name `msp_tenant_name`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_tenant_name: Option<String>,
     /// `mspLogoFileDataList`
     ///
     /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(
         rename = "mspLogoFileDataList",
         default,
@@ -6268,7 +6151,6 @@ pub struct MspView {
     /// `preferredWisprProvider`
     ///
     /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(
         rename = "preferredWisprProvider",
         default,
@@ -6278,7 +6160,6 @@ pub struct MspView {
     /// `domain_suffix`
     ///
     /// Wire name `domain_suffix`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml MspView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain_suffix: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6443,139 +6324,89 @@ impl MspView {
         self
     }
 }
-/// Notification endpoint, with the fields the official description lists.
+/// Notification endpoint: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
-/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpoint).
 ///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// One of 3 types, chosen by the string in the wire field `type`. Forward compatible: a value with another `type` (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose `type` names a variant but does not decode as its type is an error.
+///
+/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct NotificationEndpoint {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub destination: Option<String>,
-    /// `active`
-    ///
-    /// Wire name `active`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub active: Option<bool>,
-    /// `status`
-    ///
-    /// Wire name `status`; `NotificationEndpointStatus`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<NotificationEndpointStatus>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+pub enum NotificationEndpoint {
+    /// A `EmailNotificationEndpoint` value: chosen when the wire field `type` is `EmailNotificationEndpoint`.
+    Email(EmailNotificationEndpoint),
+    /// A `MobilePushNotificationEndpoint` value: chosen when the wire field `type` is `MobilePushNotificationEndpoint`.
+    MobilePush(MobilePushNotificationEndpoint),
+    /// A `SmsNotificationEndpoint` value: chosen when the wire field `type` is `SmsNotificationEndpoint`.
+    Sms(SmsNotificationEndpoint),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
 }
-impl NotificationEndpoint {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            type_: None,
-            destination: None,
-            active: None,
-            status: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `destination`.
-    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
-        self.destination = Some(value.into());
-        self
-    }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
-        self.active = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<NotificationEndpointStatus>) -> Self {
-        self.status = Some(value.into());
-        self
+impl From<EmailNotificationEndpoint> for NotificationEndpoint {
+    fn from(value: EmailNotificationEndpoint) -> Self {
+        Self::Email(value)
     }
 }
-/// Notification endpoint status: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum NotificationEndpointStatus {
-    /// `OK`
-    Ok,
-    /// `BOUNCED`
-    Bounced,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl NotificationEndpointStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "OK",
-            Self::Bounced => "BOUNCED",
-            Self::Unknown(v) => v.as_str(),
-        }
+impl From<MobilePushNotificationEndpoint> for NotificationEndpoint {
+    fn from(value: MobilePushNotificationEndpoint) -> Self {
+        Self::MobilePush(value)
     }
 }
-impl From<&str> for NotificationEndpointStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "OK" => Self::Ok,
-            "BOUNCED" => Self::Bounced,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
+impl From<SmsNotificationEndpoint> for NotificationEndpoint {
+    fn from(value: SmsNotificationEndpoint) -> Self {
+        Self::Sms(value)
     }
 }
-impl std::fmt::Display for NotificationEndpointStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for NotificationEndpointStatus {
+impl serde::Serialize for NotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+        match self {
+            Self::Email(v) => serde::Serialize::serialize(v, serializer),
+            Self::MobilePush(v) => serde::Serialize::serialize(v, serializer),
+            Self::Sms(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
     }
 }
-impl<'de> serde::Deserialize<'de> for NotificationEndpointStatus {
+impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        Ok(
+            match ruckus_one_runtime::union::tag(&value, "type") {
+                Some("EmailNotificationEndpoint") => {
+                    Self::Email(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "NotificationEndpoint",
+                            "EmailNotificationEndpoint",
+                        )?,
+                    )
+                }
+                Some("MobilePushNotificationEndpoint") => {
+                    Self::MobilePush(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "NotificationEndpoint",
+                            "MobilePushNotificationEndpoint",
+                        )?,
+                    )
+                }
+                Some("SmsNotificationEndpoint") => {
+                    Self::Sms(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "NotificationEndpoint",
+                            "SmsNotificationEndpoint",
+                        )?,
+                    )
+                }
+                _ => Self::Unknown(value),
+            },
+        )
     }
 }
 /// Notification recipient, with the fields the official description lists.
@@ -6589,30 +6420,25 @@ pub struct NotificationRecipient {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     pub description: String,
     /// `emailPreferences`
     ///
     /// Wire name `emailPreferences`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(
         rename = "emailPreferences",
         default,
@@ -6622,25 +6448,21 @@ pub struct NotificationRecipient {
     /// `smsPreferences`
     ///
     /// Wire name `smsPreferences`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(rename = "smsPreferences", default, skip_serializing_if = "Option::is_none")]
     pub sms_preferences: Option<bool>,
     /// `privilegeGroup`
     ///
     /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
     pub privilege_group: Option<PrivilegeGroup>,
     /// `endpoints`
     ///
-    /// Wire name `endpoints`; `array<json>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
+    /// Wire name `endpoints`; `array<NotificationEndpoint>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub endpoints: Option<Vec<serde_json::Value>>,
+    pub endpoints: Option<Vec<NotificationEndpoint>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6694,7 +6516,10 @@ impl NotificationRecipient {
         self
     }
     /// Sets `endpoints`.
-    pub fn with_endpoints(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+    pub fn with_endpoints(
+        mut self,
+        value: impl Into<Vec<NotificationEndpoint>>,
+    ) -> Self {
         self.endpoints = Some(value.into());
         self
     }
@@ -6715,25 +6540,21 @@ pub struct NotificationRecipientRbacdto {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `endpoints`
     ///
-    /// Wire name `endpoints`; `array<NotificationEndpoint>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
+    /// Wire name `endpoints`; `array<TenantNotificationEndpoint>`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub endpoints: Option<Vec<NotificationEndpoint>>,
+    pub endpoints: Option<Vec<TenantNotificationEndpoint>>,
     /// `emailPreferences`
     ///
     /// Wire name `emailPreferences`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
     #[serde(
         rename = "emailPreferences",
         default,
@@ -6743,13 +6564,11 @@ pub struct NotificationRecipientRbacdto {
     /// `smsPreferences`
     ///
     /// Wire name `smsPreferences`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
     #[serde(rename = "smsPreferences", default, skip_serializing_if = "Option::is_none")]
     pub sms_preferences: Option<bool>,
     /// `privilegeGroupId`
     ///
     /// Wire name `privilegeGroupId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
     #[serde(
         rename = "privilegeGroupId",
         default,
@@ -6759,7 +6578,6 @@ pub struct NotificationRecipientRbacdto {
     /// `recipientType`
     ///
     /// Wire name `recipientType`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
     #[serde(rename = "recipientType", default, skip_serializing_if = "Option::is_none")]
     pub recipient_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6793,7 +6611,7 @@ impl NotificationRecipientRbacdto {
     /// Sets `endpoints`.
     pub fn with_endpoints(
         mut self,
-        value: impl Into<Vec<NotificationEndpoint>>,
+        value: impl Into<Vec<TenantNotificationEndpoint>>,
     ) -> Self {
         self.endpoints = Some(value.into());
         self
@@ -6830,13 +6648,11 @@ pub struct OperationResponseMobilePushNotificationEndpoint {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `MobilePushNotificationEndpoint`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<MobilePushNotificationEndpoint>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6877,43 +6693,36 @@ pub struct PreferredWisprProvider {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `providerName`
     ///
     /// Wire name `providerName`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(rename = "providerName")]
     pub provider_name: String,
     /// `apiKey`
     ///
     /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(rename = "apiKey", default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<ruckus_one_runtime::Secret>,
     /// `apiSecret`
     ///
     /// Wire name `apiSecret`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(rename = "apiSecret", default, skip_serializing_if = "Option::is_none")]
     pub api_secret: Option<ruckus_one_runtime::Secret>,
     /// `customExternalProvider`
     ///
     /// Wire name `customExternalProvider`; `boolean`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(
         rename = "customExternalProvider",
         default,
@@ -6923,19 +6732,16 @@ pub struct PreferredWisprProvider {
     /// `auth`
     ///
     /// Wire name `auth`; `Radius`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<Radius>,
     /// `acct`
     ///
     /// Wire name `acct`; `Radius`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acct: Option<Radius>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7019,25 +6825,21 @@ pub struct PriorityIncidents {
     /// `p1`
     ///
     /// Wire name `p1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p1: Option<String>,
     /// `p2`
     ///
     /// Wire name `p2`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p2: Option<String>,
     /// `p3`
     ///
     /// Wire name `p3`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p3: Option<String>,
     /// `p4`
     ///
     /// Wire name `p4`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p4: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7087,13 +6889,11 @@ pub struct PrivacyFeature {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
     #[serde(rename = "featureName")]
     pub feature_name: String,
     /// `status`
     ///
     /// Wire name `status`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -7120,13 +6920,11 @@ pub struct PrivacyFeatureRequest {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureRequest).
     #[serde(rename = "featureName")]
     pub feature_name: String,
     /// `status`
     ///
     /// Wire name `status`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureRequest).
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -7153,13 +6951,11 @@ pub struct PrivacyFeatureResponse {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureResponse).
     #[serde(rename = "featureName", default, skip_serializing_if = "Option::is_none")]
     pub feature_name: Option<String>,
     /// `isEnabled`
     ///
     /// Wire name `isEnabled`; `boolean`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureResponse).
     #[serde(rename = "isEnabled", default, skip_serializing_if = "Option::is_none")]
     pub is_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7197,37 +6993,31 @@ pub struct PrivilegeGroup {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `roleObjectPermissions`
     ///
     /// Wire name `roleObjectPermissions`; `array<RoleObjectPermissions>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(
         rename = "roleObjectPermissions",
         default,
@@ -7237,37 +7027,31 @@ pub struct PrivilegeGroup {
     /// `delegatedBy`
     ///
     /// Wire name `delegatedBy`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "delegatedBy", default, skip_serializing_if = "Option::is_none")]
     pub delegated_by: Option<String>,
     /// `readOnly`
     ///
     /// Wire name `readOnly`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// `tenant`
     ///
     /// Wire name `tenant`; `Tenant`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `memberCount`
     ///
     /// Wire name `memberCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "memberCount", default, skip_serializing_if = "Option::is_none")]
     pub member_count: Option<i64>,
     /// `delegationDetails`
     ///
     /// Wire name `delegationDetails`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(
         rename = "delegationDetails",
         default,
@@ -7277,19 +7061,16 @@ pub struct PrivilegeGroup {
     /// `hasDelegations`
     ///
     /// Wire name `hasDelegations`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "hasDelegations", default, skip_serializing_if = "Option::is_none")]
     pub has_delegations: Option<bool>,
     /// `customRole`
     ///
     /// Wire name `customRole`; `CustomRole`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "customRole", default, skip_serializing_if = "Option::is_none")]
     pub custom_role: Option<CustomRole>,
     /// `parentPrivilegeGroupId`
     ///
     /// Wire name `parentPrivilegeGroupId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(
         rename = "parentPrivilegeGroupId",
         default,
@@ -7299,13 +7080,11 @@ pub struct PrivilegeGroup {
     /// `mspCustomers`
     ///
     /// Wire name `mspCustomers`; `integer`; optional; format: int32.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "mspCustomers", default, skip_serializing_if = "Option::is_none")]
     pub msp_customers: Option<i64>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7436,43 +7215,36 @@ pub struct QueryResponseMspEc {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<MspEc>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<MspEc>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7547,13 +7319,11 @@ pub struct Radius {
     /// `primary`
     ///
     /// Wire name `primary`; `RadiusServer`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml Radius).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary: Option<RadiusServer>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `RadiusServer`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml Radius).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<RadiusServer>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7591,18 +7361,15 @@ pub struct RadiusServer {
     /// `ip`
     ///
     /// Wire name `ip`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
     pub ip: String,
     /// `port`
     ///
     /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i64>,
     /// `sharedSecret`
     ///
     /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`.
-    /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
     #[serde(rename = "sharedSecret")]
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7636,13 +7403,11 @@ pub struct ResponseBo {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
     #[serde(rename = "requestId")]
     pub request_id: String,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7675,7 +7440,6 @@ pub struct ResponseBov2 {
     /// `data`
     ///
     /// Wire name `data`; `array<ResponseBo>`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml ResponseBOV2).
     pub data: Vec<ResponseBo>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -7701,25 +7465,21 @@ pub struct RoleObjectPermissions {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `entityInstanceId`
     ///
     /// Wire name `entityInstanceId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(
         rename = "entityInstanceId",
         default,
@@ -7729,55 +7489,46 @@ pub struct RoleObjectPermissions {
     /// `objectType`
     ///
     /// Wire name `objectType`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(rename = "objectType", default, skip_serializing_if = "Option::is_none")]
     pub object_type: Option<String>,
     /// `tenant`
     ///
     /// Wire name `tenant`; `Tenant`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
     /// `read`
     ///
     /// Wire name `read`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<bool>,
     /// `update`
     ///
     /// Wire name `update`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update: Option<bool>,
     /// `add`
     ///
     /// Wire name `add`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub add: Option<bool>,
     /// `delete`
     ///
     /// Wire name `delete`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delete: Option<bool>,
     /// `apply`
     ///
     /// Wire name `apply`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub apply: Option<bool>,
     /// `conditions`
     ///
     /// Wire name `conditions`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7881,31 +7632,26 @@ pub struct Scope {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7950,6 +7696,166 @@ impl Scope {
         self
     }
 }
+/// Sms notification endpoint, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml SmsNotificationEndpoint).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SmsNotificationEndpoint {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; required.
+    pub destination: String,
+    /// `active`
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// `status`
+    ///
+    /// Wire name `status`; `SmsNotificationEndpointStatus`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<SmsNotificationEndpointStatus>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SmsNotificationEndpoint {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(destination: String) -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            updated_date: None,
+            destination,
+            active: None,
+            status: None,
+            type_: None,
+            parent_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<SmsNotificationEndpointStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Sms notification endpoint status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml SmsNotificationEndpoint (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SmsNotificationEndpointStatus {
+    /// `OK`
+    Ok,
+    /// `BOUNCED`
+    Bounced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SmsNotificationEndpointStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ok => "OK",
+            Self::Bounced => "BOUNCED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SmsNotificationEndpointStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "OK" => Self::Ok,
+            "BOUNCED" => Self::Bounced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SmsNotificationEndpointStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SmsNotificationEndpointStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SmsNotificationEndpointStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Tenant, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
@@ -7961,31 +7867,26 @@ pub struct Tenant {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `entitlementId`
     ///
     /// Wire name `entitlementId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "entitlementId", default, skip_serializing_if = "Option::is_none")]
     pub entitlement_id: Option<String>,
     /// `externalModifiedDate`
     ///
     /// Wire name `externalModifiedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "externalModifiedDate",
         default,
@@ -7996,7 +7897,6 @@ pub struct Tenant {
     ///
     /// Wire name `maintenanceState`; `boolean`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "maintenanceState",
         default,
@@ -8007,7 +7907,6 @@ pub struct Tenant {
     ///
     /// Wire name `maintenanceDate`; `string`; optional; format: date-time.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "maintenanceDate",
         default,
@@ -8017,25 +7916,21 @@ pub struct Tenant {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; required.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "externalId")]
     pub external_id: String,
     /// `admins`
     ///
     /// Wire name `admins`; `array<Admin>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admins: Option<Vec<Admin>>,
     /// `notificationRecipients`
     ///
     /// Wire name `notificationRecipients`; `array<NotificationRecipient>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "notificationRecipients",
         default,
@@ -8045,19 +7940,16 @@ pub struct Tenant {
     /// `authentications`
     ///
     /// Wire name `authentications`; `array<Authentication>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentications: Option<Vec<Authentication>>,
     /// `almActivated`
     ///
     /// Wire name `almActivated`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "almActivated", default, skip_serializing_if = "Option::is_none")]
     pub alm_activated: Option<bool>,
     /// `almActivationDate`
     ///
     /// Wire name `almActivationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "almActivationDate",
         default,
@@ -8067,7 +7959,6 @@ pub struct Tenant {
     /// `almSysAccountId`
     ///
     /// Wire name `almSysAccountId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "almSysAccountId",
         default,
@@ -8077,7 +7968,6 @@ pub struct Tenant {
     /// `almMigrationFlag`
     ///
     /// Wire name `almMigrationFlag`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "almMigrationFlag",
         default,
@@ -8087,7 +7977,6 @@ pub struct Tenant {
     /// `almMigrationDate`
     ///
     /// Wire name `almMigrationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "almMigrationDate",
         default,
@@ -8097,13 +7986,11 @@ pub struct Tenant {
     /// `accountTier`
     ///
     /// Wire name `accountTier`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "accountTier", default, skip_serializing_if = "Option::is_none")]
     pub account_tier: Option<String>,
     /// `accountVertical`
     ///
     /// Wire name `accountVertical`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "accountVertical",
         default,
@@ -8113,32 +8000,27 @@ pub struct Tenant {
     /// `obsolete`
     ///
     /// Wire name `obsolete`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obsolete: Option<bool>,
     /// `oemName`
     ///
     /// Wire name `oemName`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "oemName", default, skip_serializing_if = "Option::is_none")]
     pub oem_name: Option<String>,
     /// `upgradeGroup`
     ///
     /// Wire name `upgradeGroup`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "upgradeGroup", default, skip_serializing_if = "Option::is_none")]
     pub upgrade_group: Option<String>,
     /// `msp`
     ///
     /// Wire name `msp`; `Msp`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp: Option<Msp>,
     /// `MspEcServiceDates`
     ///
     /// Wire name `MspEcServiceDates`; `TenantMspEc`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "MspEcServiceDates",
         default,
@@ -8148,25 +8030,21 @@ pub struct Tenant {
     /// `tenantMFA`
     ///
     /// Wire name `tenantMFA`; `TenantMfa`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "tenantMFA", default, skip_serializing_if = "Option::is_none")]
     pub tenant_mfa: Option<TenantMfa>,
     /// `serviceAccount`
     ///
     /// Wire name `serviceAccount`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "serviceAccount", default, skip_serializing_if = "Option::is_none")]
     pub service_account: Option<bool>,
     /// `mspPingOrgId`
     ///
     /// Wire name `mspPingOrgId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "mspPingOrgId", default, skip_serializing_if = "Option::is_none")]
     pub msp_ping_org_id: Option<String>,
     /// `aggregateNotifications`
     ///
     /// Wire name `aggregateNotifications`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "aggregateNotifications",
         default,
@@ -8176,7 +8054,6 @@ pub struct Tenant {
     /// `excludeecforAggregation`
     ///
     /// Wire name `excludeecforAggregation`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "excludeecforAggregation",
         default,
@@ -8186,37 +8063,31 @@ pub struct Tenant {
     /// `pingMigrated`
     ///
     /// Wire name `pingMigrated`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "pingMigrated", default, skip_serializing_if = "Option::is_none")]
     pub ping_migrated: Option<bool>,
     /// `inMaintenance`
     ///
     /// Wire name `inMaintenance`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "inMaintenance", default, skip_serializing_if = "Option::is_none")]
     pub in_maintenance: Option<bool>,
     /// `account`
     ///
     /// Wire name `account`; `Account`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<Account>,
     /// `extendedTrial`
     ///
     /// Wire name `extendedTrial`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "extendedTrial", default, skip_serializing_if = "Option::is_none")]
     pub extended_trial: Option<bool>,
     /// `propertyCode`
     ///
     /// Wire name `propertyCode`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "propertyCode", default, skip_serializing_if = "Option::is_none")]
     pub property_code: Option<String>,
     /// `expirationEnforcement`
     ///
     /// Wire name `expirationEnforcement`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "expirationEnforcement",
         default,
@@ -8226,7 +8097,6 @@ pub struct Tenant {
     /// `expirationEnforcementDate`
     ///
     /// Wire name `expirationEnforcementDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(
         rename = "expirationEnforcementDate",
         default,
@@ -8236,49 +8106,41 @@ pub struct Tenant {
     /// `preferences`
     ///
     /// Wire name `preferences`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferences: Option<String>,
     /// `isActivated`
     ///
     /// Wire name `isActivated`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "isActivated", default, skip_serializing_if = "Option::is_none")]
     pub is_activated: Option<bool>,
     /// `ruckusUser`
     ///
     /// Wire name `ruckusUser`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "ruckusUser", default, skip_serializing_if = "Option::is_none")]
     pub ruckus_user: Option<bool>,
     /// `delegationsTo`
     ///
     /// Wire name `delegationsTo`; `array<Delegation>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "delegationsTo", default, skip_serializing_if = "Option::is_none")]
     pub delegations_to: Option<Vec<Delegation>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `TenantStatus`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<TenantStatus>,
     /// `tenantType`
     ///
     /// Wire name `tenantType`; `TenantTenantType`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(rename = "tenantType", default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<TenantTenantType>,
     /// `subscribes`
     ///
     /// Wire name `subscribes`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscribes: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8569,13 +8431,11 @@ pub struct TenantMfa {
     /// `mfaStatus`
     ///
     /// Wire name `mfaStatus`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
     #[serde(rename = "mfaStatus", default, skip_serializing_if = "Option::is_none")]
     pub mfa_status: Option<String>,
     /// `recoveryCodes`
     ///
     /// Wire name `recoveryCodes`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
     #[serde(rename = "recoveryCodes", default, skip_serializing_if = "Option::is_none")]
     pub recovery_codes: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8613,13 +8473,11 @@ pub struct TenantMspEc {
     /// `parentMspId`
     ///
     /// Wire name `parentMspId`; `string`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
     #[serde(rename = "parentMspId", default, skip_serializing_if = "Option::is_none")]
     pub parent_msp_id: Option<String>,
     /// `serviceExpirationDate`
     ///
     /// Wire name `serviceExpirationDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
     #[serde(
         rename = "serviceExpirationDate",
         default,
@@ -8629,7 +8487,6 @@ pub struct TenantMspEc {
     /// `serviceEffectiveDate`
     ///
     /// Wire name `serviceEffectiveDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
     #[serde(
         rename = "serviceEffectiveDate",
         default,
@@ -8666,6 +8523,139 @@ impl TenantMspEc {
         self
     }
 }
+/// Tenant notification endpoint, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantNotificationEndpoint {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// `active`
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// `status`
+    ///
+    /// Wire name `status`; `TenantNotificationEndpointStatus`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<TenantNotificationEndpointStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantNotificationEndpoint {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            type_: None,
+            destination: None,
+            active: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<TenantNotificationEndpointStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Tenant notification endpoint status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TenantNotificationEndpointStatus {
+    /// `OK`
+    Ok,
+    /// `BOUNCED`
+    Bounced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl TenantNotificationEndpointStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ok => "OK",
+            Self::Bounced => "BOUNCED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for TenantNotificationEndpointStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "OK" => Self::Ok,
+            "BOUNCED" => Self::Bounced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for TenantNotificationEndpointStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for TenantNotificationEndpointStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantNotificationEndpointStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Tenant pageable object, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
@@ -8677,37 +8667,31 @@ pub struct TenantPageableObject {
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
     #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `TenantSortObject`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<TenantSortObject>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8769,7 +8753,6 @@ pub struct TenantPrivacyFeatureRequest {
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional; max_items: 2147483647; min_items: 1.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureRequest).
     #[serde(
         rename = "privacyFeatures",
         default,
@@ -8808,7 +8791,6 @@ pub struct TenantPrivacyFeatureResponse {
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureResponse).
     #[serde(
         rename = "privacyFeatures",
         default,
@@ -8847,19 +8829,16 @@ pub struct TenantSortObject {
     /// `sorted`
     ///
     /// Wire name `sorted`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sorted: Option<bool>,
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `unsorted`
     ///
     /// Wire name `unsorted`; `boolean`; optional.
-    /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9049,30 +9028,25 @@ pub struct UpdateMspEcAdminRequest {
     /// `email`
     ///
     /// Wire name `email`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
     pub email: String,
     /// `user_name`
     ///
     /// Wire name `user_name`; `string`; required; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
     #[serde(default)]
     pub user_name: Option<String>,
     /// `full_name`
     ///
     /// Wire name `full_name`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
     /// `first_name`
     ///
     /// Wire name `first_name`; `string`; required; may be null; max_length: 64; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
     #[serde(default)]
     pub first_name: Option<String>,
     /// `last_name`
     ///
     /// Wire name `last_name`; `string`; optional; may be null; max_length: 64; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9123,82 +9097,68 @@ pub struct UpdateMspEcRequest {
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     pub name: String,
     /// `street_address`
     ///
     /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postal_code`
     ///
     /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phone_number`
     ///
     /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `fax_number`
     ///
     /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `mapping_url`
     ///
     /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `service_effective_date`
     ///
     /// Wire name `service_effective_date`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     pub service_effective_date: String,
     /// `service_expiration_date`
     ///
     /// Wire name `service_expiration_date`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     pub service_expiration_date: String,
     /// `licenses`
     ///
     /// Wire name `licenses`; `License`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub licenses: Option<License>,
     /// `tier`
     ///
     /// Wire name `tier`; `string`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
     #[serde(
         rename = "privacyFeatures",
         default,
@@ -9304,114 +9264,95 @@ pub struct UpdateMspRequest {
     /// `msp_label`
     ///
     /// Wire name `msp_label`; `string`; required.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     pub msp_label: String,
     /// `logo_uuid`
     ///
     /// Wire name `logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_uuid: Option<String>,
     /// `alarm_notification_logo_uuid`
     ///
     /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alarm_notification_logo_uuid: Option<String>,
     /// `ping_notification_logo_uuid`
     ///
     /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_notification_logo_uuid: Option<String>,
     /// `mlisa_logo_uuid`
     ///
     /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mlisa_logo_uuid: Option<String>,
     /// `ping_login_logo_uuid`
     ///
     /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_login_logo_uuid: Option<String>,
     /// `default_logo_uuid`
     ///
     /// Wire name `default_logo_uuid`; `string`; optional; may be null.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_logo_uuid: Option<String>,
     /// `msp_fqdn`
     ///
     /// Wire name `msp_fqdn`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_fqdn: Option<String>,
     /// `contact_support_url`
     ///
     /// Wire name `contact_support_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_url: Option<String>,
     /// `contact_support_behavior`
     ///
     /// Wire name `contact_support_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_behavior: Option<String>,
     /// `open_case_url`
     ///
     /// Wire name `open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_url: Option<String>,
     /// `open_case_behavior`
     ///
     /// Wire name `open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_behavior: Option<String>,
     /// `my_open_case_url`
     ///
     /// Wire name `my_open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_url: Option<String>,
     /// `my_open_case_behavior`
     ///
     /// Wire name `my_open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_behavior: Option<String>,
     /// `change_password_url`
     ///
     /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
     /// `msp_phone`
     ///
     /// Wire name `msp_phone`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_phone: Option<String>,
     /// `msp_email`
     ///
     /// Wire name `msp_email`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_email: Option<String>,
     /// `msp_website`
     ///
     /// Wire name `msp_website`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_website: Option<String>,
     /// `mspLogoFileDataList`
     ///
     /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(
         rename = "mspLogoFileDataList",
         default,
@@ -9421,7 +9362,6 @@ pub struct UpdateMspRequest {
     /// `preferredWisprProvider`
     ///
     /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
-    /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
     #[serde(
         rename = "preferredWisprProvider",
         default,
@@ -9578,7 +9518,6 @@ pub struct ViewmodelEntitlement {
     /// `expirationDateTs`
     ///
     /// Wire name `expirationDateTs`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "expirationDateTs",
         default,
@@ -9588,19 +9527,16 @@ pub struct ViewmodelEntitlement {
     /// `consumed`
     ///
     /// Wire name `consumed`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consumed: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<String>,
     /// `entitlementDeviceType`
     ///
     /// Wire name `entitlementDeviceType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "entitlementDeviceType",
         default,
@@ -9610,25 +9546,21 @@ pub struct ViewmodelEntitlement {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `entitlementDeviceSubType`
     ///
     /// Wire name `entitlementDeviceSubType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "entitlementDeviceSubType",
         default,
@@ -9638,7 +9570,6 @@ pub struct ViewmodelEntitlement {
     /// `toBeRemovedQuantity`
     ///
     /// Wire name `toBeRemovedQuantity`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "toBeRemovedQuantity",
         default,
@@ -9648,13 +9579,11 @@ pub struct ViewmodelEntitlement {
     /// `accountType`
     ///
     /// Wire name `accountType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<String>,
     /// `wifiDeviceCount`
     ///
     /// Wire name `wifiDeviceCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "wifiDeviceCount",
         default,
@@ -9664,7 +9593,6 @@ pub struct ViewmodelEntitlement {
     /// `switchDeviceCount`
     ///
     /// Wire name `switchDeviceCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "switchDeviceCount",
         default,
@@ -9674,7 +9602,6 @@ pub struct ViewmodelEntitlement {
     /// `edgeDeviceCount`
     ///
     /// Wire name `edgeDeviceCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "edgeDeviceCount",
         default,
@@ -9684,7 +9611,6 @@ pub struct ViewmodelEntitlement {
     /// `virtualEdgeDeviceCount`
     ///
     /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "virtualEdgeDeviceCount",
         default,
@@ -9694,13 +9620,11 @@ pub struct ViewmodelEntitlement {
     /// `rwgDeviceCount`
     ///
     /// Wire name `rwgDeviceCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(rename = "rwgDeviceCount", default, skip_serializing_if = "Option::is_none")]
     pub rwg_device_count: Option<String>,
     /// `adaptivePolicyCount`
     ///
     /// Wire name `adaptivePolicyCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "adaptivePolicyCount",
         default,
@@ -9710,13 +9634,11 @@ pub struct ViewmodelEntitlement {
     /// `piNetworkCount`
     ///
     /// Wire name `piNetworkCount`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(rename = "piNetworkCount", default, skip_serializing_if = "Option::is_none")]
     pub pi_network_count: Option<String>,
     /// `outOfComplianceDevices`
     ///
     /// Wire name `outOfComplianceDevices`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "outOfComplianceDevices",
         default,
@@ -9726,7 +9648,6 @@ pub struct ViewmodelEntitlement {
     /// `futureOutOfComplianceDevices`
     ///
     /// Wire name `futureOutOfComplianceDevices`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "futureOutOfComplianceDevices",
         default,
@@ -9736,7 +9657,6 @@ pub struct ViewmodelEntitlement {
     /// `futureOfComplianceDate`
     ///
     /// Wire name `futureOfComplianceDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
     #[serde(
         rename = "futureOfComplianceDate",
         default,

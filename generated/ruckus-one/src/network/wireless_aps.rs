@@ -273,19 +273,16 @@ pub struct ApCompatibilityPage {
     /// Compatibility entries of this page.
     ///
     /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of entries over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -332,25 +329,21 @@ pub struct ApNeighborPage {
     /// Neighbors of this page.
     ///
     /// Wire name `neighbors`; array of raw JSON, shape not shown: The fields of a neighbor are not typed here.; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of neighbors over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -400,7 +393,6 @@ pub struct ApAntennaTypeSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApAntennaTypeSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -436,7 +428,6 @@ pub struct ApBssColoringSettings {
     /// `bssColoringEnabled`
     ///
     /// Wire name `bssColoringEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
     #[serde(
         rename = "bssColoringEnabled",
         default,
@@ -446,7 +437,6 @@ pub struct ApBssColoringSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -488,7 +478,6 @@ pub struct ApCapabilities {
     /// `allowCbandCountry`
     ///
     /// Wire name `allowCbandCountry`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "allowCbandCountry",
         default,
@@ -498,7 +487,6 @@ pub struct ApCapabilities {
     /// `allowDfsCountry`
     ///
     /// Wire name `allowDfsCountry`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "allowDfsCountry",
         default,
@@ -508,7 +496,6 @@ pub struct ApCapabilities {
     /// `bandCombinationCapabilities`
     ///
     /// Wire name `bandCombinationCapabilities`; `array<ApCapabilitiesBandCombinationCapabilities>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "bandCombinationCapabilities",
         default,
@@ -520,7 +507,6 @@ pub struct ApCapabilities {
     /// `canSupportCellular`
     ///
     /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "canSupportCellular",
         default,
@@ -530,13 +516,11 @@ pub struct ApCapabilities {
     /// `canSupportLacp`
     ///
     /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "canSupportLacp", default, skip_serializing_if = "Option::is_none")]
     pub can_support_lacp: Option<bool>,
     /// `canSupportPoeMode`
     ///
     /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "canSupportPoeMode",
         default,
@@ -546,7 +530,6 @@ pub struct ApCapabilities {
     /// `canSupportPoeOut`
     ///
     /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "canSupportPoeOut",
         default,
@@ -556,7 +539,6 @@ pub struct ApCapabilities {
     /// `capabilityScore`
     ///
     /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "capabilityScore",
         default,
@@ -566,7 +548,6 @@ pub struct ApCapabilities {
     /// `defaultBandCombination`
     ///
     /// Wire name `defaultBandCombination`; `ApCapabilitiesDefaultBandCombination`; optional; default: null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "defaultBandCombination",
         default,
@@ -576,7 +557,6 @@ pub struct ApCapabilities {
     /// `externalAntenna`
     ///
     /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "externalAntenna",
         default,
@@ -586,7 +566,6 @@ pub struct ApCapabilities {
     /// `has160MHzChannelBandwidth`
     ///
     /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "has160MHzChannelBandwidth",
         default,
@@ -596,13 +575,11 @@ pub struct ApCapabilities {
     /// `isOutdoor`
     ///
     /// Wire name `isOutdoor`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "isOutdoor", default, skip_serializing_if = "Option::is_none")]
     pub is_outdoor: Option<bool>,
     /// `lanPortPictureDownloadUrl`
     ///
     /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "lanPortPictureDownloadUrl",
         default,
@@ -612,43 +589,36 @@ pub struct ApCapabilities {
     /// `lanPorts`
     ///
     /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "lanPorts", default, skip_serializing_if = "Option::is_none")]
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
     /// `ledOn`
     ///
     /// Wire name `ledOn`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "ledOn", default, skip_serializing_if = "Option::is_none")]
     pub led_on: Option<bool>,
     /// `lldpAdInterval`
     ///
     /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "lldpAdInterval", default, skip_serializing_if = "Option::is_none")]
     pub lldp_ad_interval: Option<i64>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpHoldTime`
     ///
     /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "lldpHoldTime", default, skip_serializing_if = "Option::is_none")]
     pub lldp_hold_time: Option<i64>,
     /// `lldpMgmtEnable`
     ///
     /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "lldpMgmtEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_mgmt_enable: Option<bool>,
     /// `maxChannelization24G`
     ///
     /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "maxChannelization24G",
         default,
@@ -658,7 +628,6 @@ pub struct ApCapabilities {
     /// `maxChannelization5G`
     ///
     /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "maxChannelization5G",
         default,
@@ -668,7 +637,6 @@ pub struct ApCapabilities {
     /// `maxChannelization6G`
     ///
     /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "maxChannelization6G",
         default,
@@ -678,13 +646,11 @@ pub struct ApCapabilities {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `pictureDownloadUrl`
     ///
     /// Wire name `pictureDownloadUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "pictureDownloadUrl",
         default,
@@ -694,7 +660,6 @@ pub struct ApCapabilities {
     /// `poeModeCapabilities`
     ///
     /// Wire name `poeModeCapabilities`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "poeModeCapabilities",
         default,
@@ -704,7 +669,6 @@ pub struct ApCapabilities {
     /// `primaryWanRecoveryTimer`
     ///
     /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "primaryWanRecoveryTimer",
         default,
@@ -714,7 +678,6 @@ pub struct ApCapabilities {
     /// `requireOneEnabledTrunkPort`
     ///
     /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "requireOneEnabledTrunkPort",
         default,
@@ -724,7 +687,6 @@ pub struct ApCapabilities {
     /// `simCardPrimaryApn`
     ///
     /// Wire name `simCardPrimaryApn`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardPrimaryApn",
         default,
@@ -734,7 +696,6 @@ pub struct ApCapabilities {
     /// `simCardPrimaryCellularNetworkSelection`
     ///
     /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardPrimaryCellularNetworkSelection",
         default,
@@ -744,7 +705,6 @@ pub struct ApCapabilities {
     /// `simCardPrimaryEnabled`
     ///
     /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardPrimaryEnabled",
         default,
@@ -754,7 +714,6 @@ pub struct ApCapabilities {
     /// `simCardPrimaryRoaming`
     ///
     /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardPrimaryRoaming",
         default,
@@ -764,7 +723,6 @@ pub struct ApCapabilities {
     /// `simCardSecondaryApn`
     ///
     /// Wire name `simCardSecondaryApn`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardSecondaryApn",
         default,
@@ -774,7 +732,6 @@ pub struct ApCapabilities {
     /// `simCardSecondaryCellularNetworkSelection`
     ///
     /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardSecondaryCellularNetworkSelection",
         default,
@@ -784,7 +741,6 @@ pub struct ApCapabilities {
     /// `simCardSecondaryEnabled`
     ///
     /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardSecondaryEnabled",
         default,
@@ -794,7 +750,6 @@ pub struct ApCapabilities {
     /// `simCardSecondaryRoaming`
     ///
     /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "simCardSecondaryRoaming",
         default,
@@ -804,13 +759,11 @@ pub struct ApCapabilities {
     /// `support11AX`
     ///
     /// Wire name `support11AX`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "support11AX", default, skip_serializing_if = "Option::is_none")]
     pub support11_ax: Option<bool>,
     /// `supportApStickyClientSteering`
     ///
     /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "supportApStickyClientSteering",
         default,
@@ -820,7 +773,6 @@ pub struct ApCapabilities {
     /// `supportBandCombination`
     ///
     /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "supportBandCombination",
         default,
@@ -830,7 +782,6 @@ pub struct ApCapabilities {
     /// `supportChannel144`
     ///
     /// Wire name `supportChannel144`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "supportChannel144",
         default,
@@ -840,7 +791,6 @@ pub struct ApCapabilities {
     /// `supportDual5gMode`
     ///
     /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "supportDual5gMode",
         default,
@@ -850,13 +800,11 @@ pub struct ApCapabilities {
     /// `supportMesh`
     ///
     /// Wire name `supportMesh`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
     pub support_mesh: Option<bool>,
     /// `supportTriRadio`
     ///
     /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(
         rename = "supportTriRadio",
         default,
@@ -866,13 +814,11 @@ pub struct ApCapabilities {
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// `wanConnection`
     ///
     /// Wire name `wanConnection`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
     #[serde(rename = "wanConnection", default, skip_serializing_if = "Option::is_none")]
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1299,7 +1245,6 @@ pub struct ApClient {
     /// `status`
     ///
     /// Wire name `status`; `ApClientStatus`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
     #[serde(default)]
     pub status: Option<ApClientStatus>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1331,49 +1276,41 @@ pub struct ApClientQueryData {
     /// `modelName`
     ///
     /// Wire name `modelName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "modelName", default, skip_serializing_if = "Option::is_none")]
     pub model_name: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `osType`
     ///
     /// Wire name `osType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "osType", default, skip_serializing_if = "Option::is_none")]
     pub os_type: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `hostname`
     ///
     /// Wire name `hostname`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// `authenticationStatus`
     ///
     /// Wire name `authenticationStatus`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(
         rename = "authenticationStatus",
         default,
@@ -1383,7 +1320,6 @@ pub struct ApClientQueryData {
     /// `wifiCallingEnabled`
     ///
     /// Wire name `wifiCallingEnabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(
         rename = "wifiCallingEnabled",
         default,
@@ -1393,31 +1329,26 @@ pub struct ApClientQueryData {
     /// `mldMacAddress`
     ///
     /// Wire name `mldMacAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "mldMacAddress", default, skip_serializing_if = "Option::is_none")]
     pub mld_mac_address: Option<String>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `cpeMacAddress`
     ///
     /// Wire name `cpeMacAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "cpeMacAddress", default, skip_serializing_if = "Option::is_none")]
     pub cpe_mac_address: Option<String>,
     /// `connectedTime`
     ///
     /// Wire name `connectedTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "connectedTime", default, skip_serializing_if = "Option::is_none")]
     pub connected_time: Option<String>,
     /// `lastUpdatedTime`
     ///
     /// Wire name `lastUpdatedTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(
         rename = "lastUpdatedTime",
         default,
@@ -1427,7 +1358,6 @@ pub struct ApClientQueryData {
     /// `venueInformation`
     ///
     /// Wire name `venueInformation`; `VenueInformation`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(
         rename = "venueInformation",
         default,
@@ -1437,13 +1367,11 @@ pub struct ApClientQueryData {
     /// `apInformation`
     ///
     /// Wire name `apInformation`; `ApInformation`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "apInformation", default, skip_serializing_if = "Option::is_none")]
     pub ap_information: Option<ApInformation>,
     /// `networkInformation`
     ///
     /// Wire name `networkInformation`; `NetworkInformation`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(
         rename = "networkInformation",
         default,
@@ -1453,19 +1381,16 @@ pub struct ApClientQueryData {
     /// `signalStatus`
     ///
     /// Wire name `signalStatus`; `SignalStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "signalStatus", default, skip_serializing_if = "Option::is_none")]
     pub signal_status: Option<SignalStatus>,
     /// `radioStatus`
     ///
     /// Wire name `radioStatus`; `RadioStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "radioStatus", default, skip_serializing_if = "Option::is_none")]
     pub radio_status: Option<RadioStatus>,
     /// `wifiCallingStatus`
     ///
     /// Wire name `wifiCallingStatus`; `WifiCallingStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(
         rename = "wifiCallingStatus",
         default,
@@ -1475,7 +1400,6 @@ pub struct ApClientQueryData {
     /// `trafficStatus`
     ///
     /// Wire name `trafficStatus`; `TrafficStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
     #[serde(rename = "trafficStatus", default, skip_serializing_if = "Option::is_none")]
     pub traffic_status: Option<TrafficStatus>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1684,13 +1608,11 @@ pub struct ApDhcpSettings {
     /// `dhcpApRole`
     ///
     /// Wire name `dhcpApRole`; `ApDhcpSettingsDhcpApRole`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
     #[serde(rename = "dhcpApRole", default)]
     pub dhcp_ap_role: Option<ApDhcpSettingsDhcpApRole>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required; max_length: 12; min_length: 12.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1785,13 +1707,11 @@ pub struct ApDiagnosisCommand {
     /// `targetHost`
     ///
     /// Wire name `targetHost`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
     #[serde(rename = "targetHost", default, skip_serializing_if = "Option::is_none")]
     pub target_host: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `ApDiagnosisCommandType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
     #[serde(rename = "type", default)]
     pub type_: Option<ApDiagnosisCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1829,7 +1749,6 @@ pub struct ApDiagnosisCommandResponse {
     /// `response`
     ///
     /// Wire name `response`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1861,13 +1780,11 @@ pub struct ApDiagnosisCommandResponseOperationResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `ApDiagnosisCommandResponse`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<ApDiagnosisCommandResponse>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1967,13 +1884,11 @@ pub struct ApDirectedMulticastSettings {
     /// `networkEnabled`
     ///
     /// Wire name `networkEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
     #[serde(rename = "networkEnabled", default, skip_serializing_if = "Option::is_none")]
     pub network_enabled: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -1983,13 +1898,11 @@ pub struct ApDirectedMulticastSettings {
     /// `wiredEnabled`
     ///
     /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
     #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
     pub wired_enabled: Option<bool>,
     /// `wirelessEnabled`
     ///
     /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
     #[serde(
         rename = "wirelessEnabled",
         default,
@@ -2043,7 +1956,6 @@ pub struct ApExternalAntennaSettings {
     /// `externalAntenna`
     ///
     /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
     #[serde(
         rename = "externalAntenna",
         default,
@@ -2053,7 +1965,6 @@ pub struct ApExternalAntennaSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -2098,13 +2009,11 @@ pub struct ApFloorPosition {
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
     #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
     #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2142,7 +2051,6 @@ pub struct ApGroup {
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<ApSerialNumber>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
     #[serde(
         rename = "apSerialNumbers",
         default,
@@ -2152,25 +2060,21 @@ pub struct ApGroup {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
     pub name: String,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2224,25 +2128,21 @@ pub struct ApInformation {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
     #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `bssid`
     ///
     /// Wire name `bssid`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2292,7 +2192,6 @@ pub struct ApIotSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApIotSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -2328,19 +2227,16 @@ pub struct ApLanPortSpecificSettings {
     /// `poeMode`
     ///
     /// Wire name `poeMode`; `ApLanPortSpecificSettingsPoeMode`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
     #[serde(rename = "poeMode", default, skip_serializing_if = "Option::is_none")]
     pub poe_mode: Option<ApLanPortSpecificSettingsPoeMode>,
     /// `poeOut`
     ///
     /// Wire name `poeOut`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
     #[serde(rename = "poeOut", default, skip_serializing_if = "Option::is_none")]
     pub poe_out: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -2466,13 +2362,11 @@ pub struct ApLedSettings {
     /// `ledEnabled`
     ///
     /// Wire name `ledEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
     #[serde(rename = "ledEnabled", default, skip_serializing_if = "Option::is_none")]
     pub led_enabled: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -2514,7 +2408,6 @@ pub struct ApLogs {
     /// `fileUrl`
     ///
     /// Wire name `fileUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLogs).
     #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
     pub file_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2546,7 +2439,6 @@ pub struct ApManagementTrafficVlanSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -2556,7 +2448,6 @@ pub struct ApManagementTrafficVlanSettings {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2594,13 +2485,11 @@ pub struct ApMeshSettings {
     /// `meshMode`
     ///
     /// Wire name `meshMode`; `ApMeshSettingsMeshMode`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
     #[serde(rename = "meshMode", default, skip_serializing_if = "Option::is_none")]
     pub mesh_mode: Option<ApMeshSettingsMeshMode>,
     /// `uplinkMacAddresses`
     ///
     /// Wire name `uplinkMacAddresses`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
     #[serde(
         rename = "uplinkMacAddresses",
         default,
@@ -2610,7 +2499,6 @@ pub struct ApMeshSettings {
     /// `uplinkMode`
     ///
     /// Wire name `uplinkMode`; `ApMeshSettingsUplinkMode`; optional; default: SMART.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
     #[serde(rename = "uplinkMode", default, skip_serializing_if = "Option::is_none")]
     pub uplink_mode: Option<ApMeshSettingsUplinkMode>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2775,13 +2663,11 @@ pub struct ApNeighbors {
     /// `status`
     ///
     /// Wire name `status`; `ApNeighborsStatus`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
     #[serde(default)]
     pub status: Option<ApNeighborsStatus>,
     /// `type`
     ///
     /// Wire name `type`; `ApNeighborsType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
     #[serde(rename = "type", default)]
     pub type_: Option<ApNeighborsType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2925,31 +2811,26 @@ pub struct ApNetworkSettings {
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `ipType`
     ///
     /// Wire name `ipType`; `ApNetworkSettingsIpType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
     #[serde(rename = "ipType", default)]
     pub ip_type: Option<ApNetworkSettingsIpType>,
     /// `netmask`
     ///
     /// Wire name `netmask`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub netmask: Option<String>,
     /// `primaryDnsServer`
     ///
     /// Wire name `primaryDnsServer`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
     #[serde(
         rename = "primaryDnsServer",
         default,
@@ -2959,7 +2840,6 @@ pub struct ApNetworkSettings {
     /// `secondaryDnsServer`
     ///
     /// Wire name `secondaryDnsServer`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
     #[serde(
         rename = "secondaryDnsServer",
         default,
@@ -3080,13 +2960,11 @@ pub struct ApPacketAction {
     /// `action`
     ///
     /// Wire name `action`; `ApPacketActionAction`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<ApPacketActionAction>,
     /// `captureInterface`
     ///
     /// Wire name `captureInterface`; `ApPacketActionCaptureInterface`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
     #[serde(
         rename = "captureInterface",
         default,
@@ -3096,7 +2974,6 @@ pub struct ApPacketAction {
     /// `frameTypeFilter`
     ///
     /// Wire name `frameTypeFilter`; `array<ApPacketActionFrameTypeFilter>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
     #[serde(
         rename = "frameTypeFilter",
         default,
@@ -3106,7 +2983,6 @@ pub struct ApPacketAction {
     /// `macAddressFilter`
     ///
     /// Wire name `macAddressFilter`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
     #[serde(
         rename = "macAddressFilter",
         default,
@@ -3116,7 +2992,6 @@ pub struct ApPacketAction {
     /// `sessionId`
     ///
     /// Wire name `sessionId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
     #[serde(rename = "sessionId", default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3391,31 +3266,26 @@ pub struct ApPackets {
     /// `errorMsg`
     ///
     /// Wire name `errorMsg`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
     #[serde(rename = "errorMsg", default, skip_serializing_if = "Option::is_none")]
     pub error_msg: Option<String>,
     /// `fileName`
     ///
     /// Wire name `fileName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
     #[serde(rename = "fileName", default, skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
     /// `fileUrl`
     ///
     /// Wire name `fileUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
     #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
     pub file_url: Option<String>,
     /// `sessionId`
     ///
     /// Wire name `sessionId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
     #[serde(rename = "sessionId", default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `ApPacketsState`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<ApPacketsState>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3558,19 +3428,16 @@ pub struct ApPictures {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; default: null; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; default: null; max_length: 1024; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `url`
     ///
     /// Wire name `url`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3614,7 +3481,6 @@ pub struct ApRadio24GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<ApRadio24GHzSettingsAllowedChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(
         rename = "allowedChannels",
         default,
@@ -3624,13 +3490,11 @@ pub struct ApRadio24GHzSettings {
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `ApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -3640,19 +3504,16 @@ pub struct ApRadio24GHzSettings {
     /// `manualChannel`
     ///
     /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
     pub manual_channel: Option<i64>,
     /// `method`
     ///
     /// Wire name `method`; `ApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<ApRadio24GHzSettingsMethod>,
     /// `operativeChannel`
     ///
     /// Wire name `operativeChannel`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(
         rename = "operativeChannel",
         default,
@@ -3662,7 +3523,6 @@ pub struct ApRadio24GHzSettings {
     /// `operativeTxPower`
     ///
     /// Wire name `operativeTxPower`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(
         rename = "operativeTxPower",
         default,
@@ -3672,19 +3532,16 @@ pub struct ApRadio24GHzSettings {
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `ApRadio24GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<ApRadio24GHzSettingsTxPower>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -4099,7 +3956,6 @@ pub struct ApRadio5GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<ApRadio5GHzSettingsAllowedChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(
         rename = "allowedChannels",
         default,
@@ -4109,13 +3965,11 @@ pub struct ApRadio5GHzSettings {
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `ApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -4125,19 +3979,16 @@ pub struct ApRadio5GHzSettings {
     /// `manualChannel`
     ///
     /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
     pub manual_channel: Option<i64>,
     /// `method`
     ///
     /// Wire name `method`; `ApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<ApRadio5GHzSettingsMethod>,
     /// `operativeChannel`
     ///
     /// Wire name `operativeChannel`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(
         rename = "operativeChannel",
         default,
@@ -4147,7 +3998,6 @@ pub struct ApRadio5GHzSettings {
     /// `operativeTxPower`
     ///
     /// Wire name `operativeTxPower`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(
         rename = "operativeTxPower",
         default,
@@ -4157,19 +4007,16 @@ pub struct ApRadio5GHzSettings {
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `ApRadio5GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<ApRadio5GHzSettingsTxPower>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -4656,7 +4503,6 @@ pub struct ApRadio6GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<ApRadio6GHzSettingsAllowedChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "allowedChannels",
         default,
@@ -4666,19 +4512,16 @@ pub struct ApRadio6GHzSettings {
     /// `bssMinRate6G`
     ///
     /// Wire name `bssMinRate6G`; `ApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
     pub bss_min_rate6_g: Option<ApRadio6GHzSettingsBssMinRate6G>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `ApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -4688,7 +4531,6 @@ pub struct ApRadio6GHzSettings {
     /// `channelBandwidth320MhzGroup`
     ///
     /// Wire name `channelBandwidth320MhzGroup`; `ApRadio6GHzSettingsChannelBandwidth320MhzGroup`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "channelBandwidth320MhzGroup",
         default,
@@ -4700,13 +4542,11 @@ pub struct ApRadio6GHzSettings {
     /// `enableAfc`
     ///
     /// Wire name `enableAfc`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
     pub enable_afc: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "enableMulticastDownlinkRateLimiting",
         default,
@@ -4716,7 +4556,6 @@ pub struct ApRadio6GHzSettings {
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "enableMulticastUplinkRateLimiting",
         default,
@@ -4726,25 +4565,21 @@ pub struct ApRadio6GHzSettings {
     /// `manualChannel`
     ///
     /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
     pub manual_channel: Option<i64>,
     /// `method`
     ///
     /// Wire name `method`; `ApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<ApRadio6GHzSettingsMethod>,
     /// `mgmtTxRate6G`
     ///
     /// Wire name `mgmtTxRate6G`; `ApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
     pub mgmt_tx_rate6_g: Option<ApRadio6GHzSettingsMgmtTxRate6G>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "multicastDownlinkRateLimiting",
         default,
@@ -4754,7 +4589,6 @@ pub struct ApRadio6GHzSettings {
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "multicastUplinkRateLimiting",
         default,
@@ -4764,7 +4598,6 @@ pub struct ApRadio6GHzSettings {
     /// `operativeChannel`
     ///
     /// Wire name `operativeChannel`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "operativeChannel",
         default,
@@ -4774,7 +4607,6 @@ pub struct ApRadio6GHzSettings {
     /// `operativeTxPower`
     ///
     /// Wire name `operativeTxPower`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "operativeTxPower",
         default,
@@ -4784,19 +4616,16 @@ pub struct ApRadio6GHzSettings {
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `ApRadio6GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<ApRadio6GHzSettingsTxPower>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -5654,19 +5483,16 @@ pub struct ApRadioDual5GHzSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `lower5gEnabled`
     ///
     /// Wire name `lower5gEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
     #[serde(rename = "lower5gEnabled", default, skip_serializing_if = "Option::is_none")]
     pub lower5g_enabled: Option<bool>,
     /// `radioParamsLower5G`
     ///
     /// Wire name `radioParamsLower5G`; `ApRadio5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
     #[serde(
         rename = "radioParamsLower5G",
         default,
@@ -5676,7 +5502,6 @@ pub struct ApRadioDual5GHzSettings {
     /// `radioParamsUpper5G`
     ///
     /// Wire name `radioParamsUpper5G`; `ApRadio5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
     #[serde(
         rename = "radioParamsUpper5G",
         default,
@@ -5686,13 +5511,11 @@ pub struct ApRadioDual5GHzSettings {
     /// `upper5gEnabled`
     ///
     /// Wire name `upper5gEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
     #[serde(rename = "upper5gEnabled", default, skip_serializing_if = "Option::is_none")]
     pub upper5g_enabled: Option<bool>,
     /// `useVenueEnabled`
     ///
     /// Wire name `useVenueEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
     #[serde(
         rename = "useVenueEnabled",
         default,
@@ -5764,7 +5587,6 @@ pub struct ApRadioSettings {
     /// `apRadioParams24G`
     ///
     /// Wire name `apRadioParams24G`; `ApRadio24GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(
         rename = "apRadioParams24G",
         default,
@@ -5774,7 +5596,6 @@ pub struct ApRadioSettings {
     /// `apRadioParams50G`
     ///
     /// Wire name `apRadioParams50G`; `ApRadio5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(
         rename = "apRadioParams50G",
         default,
@@ -5784,7 +5605,6 @@ pub struct ApRadioSettings {
     /// `apRadioParams6G`
     ///
     /// Wire name `apRadioParams6G`; `ApRadio6GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(
         rename = "apRadioParams6G",
         default,
@@ -5794,7 +5614,6 @@ pub struct ApRadioSettings {
     /// `apRadioParamsDual5G`
     ///
     /// Wire name `apRadioParamsDual5G`; `ApRadioDual5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(
         rename = "apRadioParamsDual5G",
         default,
@@ -5804,19 +5623,16 @@ pub struct ApRadioSettings {
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `enable6G`
     ///
     /// Wire name `enable6G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
     #[serde(rename = "enable6G", default, skip_serializing_if = "Option::is_none")]
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5896,19 +5712,16 @@ pub struct ApSerialNumber {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
     #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `softDeleted`
     ///
     /// Wire name `softDeleted`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
     #[serde(rename = "softDeleted", default, skip_serializing_if = "Option::is_none")]
     pub soft_deleted: Option<bool>,
     /// `softDeletedDate`
     ///
     /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
     #[serde(
         rename = "softDeletedDate",
         default,
@@ -5951,25 +5764,21 @@ pub struct ApSmartMonitorSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `interval`
     ///
     /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<i64>,
     /// `threshold`
     ///
     /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<i64>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -6023,13 +5832,11 @@ pub struct ApStickyClientSteeringSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `neighborApPercentageThreshold`
     ///
     /// Wire name `neighborApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
     #[serde(
         rename = "neighborApPercentageThreshold",
         default,
@@ -6039,13 +5846,11 @@ pub struct ApStickyClientSteeringSettings {
     /// `snrThreshold`
     ///
     /// Wire name `snrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
     #[serde(rename = "snrThreshold", default, skip_serializing_if = "Option::is_none")]
     pub snr_threshold: Option<i64>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -6102,7 +5907,6 @@ pub struct ApSystemCommand {
     /// `type`
     ///
     /// Wire name `type`; `ApSystemCommandType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand).
     #[serde(rename = "type", default)]
     pub type_: Option<ApSystemCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6189,7 +5993,6 @@ pub struct ApUsbPortSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApUsbPortSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -6225,25 +6028,21 @@ pub struct ApsImportResults {
     /// `downloadUrl`
     ///
     /// Wire name `downloadUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
     #[serde(rename = "downloadUrl", default, skip_serializing_if = "Option::is_none")]
     pub download_url: Option<String>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<ImportError>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ImportError>>,
     /// `fileErrorCount`
     ///
     /// Wire name `fileErrorCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
     #[serde(rename = "fileErrorCount", default, skip_serializing_if = "Option::is_none")]
     pub file_error_count: Option<i64>,
     /// `operationRequestId`
     ///
     /// Wire name `operationRequestId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
     #[serde(
         rename = "operationRequestId",
         default,
@@ -6297,19 +6096,16 @@ pub struct Channels24G {
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels24G20mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
     #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels24G20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels24G40mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
     #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels24G40mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels24GAuto>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels24GAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6650,19 +6446,16 @@ pub struct Channels5G {
     /// `dfs`
     ///
     /// Wire name `dfs`; `Channels5GIndoorOutdoor`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dfs: Option<Channels5GIndoorOutdoor>,
     /// `indoor`
     ///
     /// Wire name `indoor`; `Channels5GIndoorOutdoor`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indoor: Option<Channels5GIndoorOutdoor>,
     /// `indoorForOutdoorAp`
     ///
     /// Wire name `indoorForOutdoorAp`; `Channels5GIndoorOutdoor`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
     #[serde(
         rename = "indoorForOutdoorAp",
         default,
@@ -6672,7 +6465,6 @@ pub struct Channels5G {
     /// `outdoor`
     ///
     /// Wire name `outdoor`; `Channels5GIndoorOutdoor`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outdoor: Option<Channels5GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6725,31 +6517,26 @@ pub struct Channels5GIndoorOutdoor {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels5GIndoorOutdoor160mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
     #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels5GIndoorOutdoor160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels5GIndoorOutdoor20mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
     #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels5GIndoorOutdoor20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels5GIndoorOutdoor40mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
     #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels5GIndoorOutdoor40mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels5GIndoorOutdoor80mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
     #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels5GIndoorOutdoor80mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels5GIndoorOutdoorAuto>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels5GIndoorOutdoorAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7635,31 +7422,26 @@ pub struct Channels6G {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels6G160mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
     #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels6G160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels6G20mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
     #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels6G20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels6G40mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
     #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels6G40mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels6G80mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
     #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels6G80mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels6GAuto>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels6GAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9130,31 +8912,26 @@ pub struct Channels6GIndoorOutdoor {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels6GIndoorOutdoor160mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
     #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels6GIndoorOutdoor160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels6GIndoorOutdoor20mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
     #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels6GIndoorOutdoor20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels6GIndoorOutdoor40mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
     #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels6GIndoorOutdoor40mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels6GIndoorOutdoor80mHz>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
     #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels6GIndoorOutdoor80mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels6GIndoorOutdoorAuto>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels6GIndoorOutdoorAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10641,46 +10418,39 @@ pub struct Channels6Gv11 {
     ///
     /// Wire name `160MHz`; `array<Channels6Gv11160mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels6Gv11160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels6Gv1120mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels6Gv1120mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels6Gv1140mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels6Gv1140mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels6Gv1180mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels6Gv1180mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels6Gv11Auto>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels6Gv11Auto>>,
     /// `indoor`
     ///
     /// Wire name `indoor`; `Channels6GIndoorOutdoor`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indoor: Option<Channels6GIndoorOutdoor>,
     /// `outdoor`
     ///
     /// Wire name `outdoor`; `Channels6GIndoorOutdoor`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outdoor: Option<Channels6GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12152,6 +11922,62 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11Auto {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Create venue ap response: one of several shapes.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml addAp (inline body schema)).
+///
+/// One of 2 types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.
+///
+/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CreateVenueApResponse {
+    /// A `EntityIdOperationResponse` value: chosen when the value decodes as one (tried first).
+    EntityIdOperationResponse(super::common::EntityIdOperationResponse),
+    /// A `OperationResponseRequestIdOnly` value: chosen when the value decodes as one (tried after the variants above).
+    OperationResponseRequestIdOnly(super::common::OperationResponseRequestIdOnly),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl From<super::common::EntityIdOperationResponse> for CreateVenueApResponse {
+    fn from(value: super::common::EntityIdOperationResponse) -> Self {
+        Self::EntityIdOperationResponse(value)
+    }
+}
+impl From<super::common::OperationResponseRequestIdOnly> for CreateVenueApResponse {
+    fn from(value: super::common::OperationResponseRequestIdOnly) -> Self {
+        Self::OperationResponseRequestIdOnly(value)
+    }
+}
+impl serde::Serialize for CreateVenueApResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::EntityIdOperationResponse(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::OperationResponseRequestIdOnly(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::EntityIdOperationResponse(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::OperationResponseRequestIdOnly(v));
+        }
+        Ok(Self::Unknown(value))
+    }
+}
 /// Import error, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
@@ -12163,13 +11989,11 @@ pub struct ImportError {
     /// `code`
     ///
     /// Wire name `code`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<i64>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12207,25 +12031,21 @@ pub struct NetworkInformation {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `encryptionMethod`
     ///
     /// Wire name `encryptionMethod`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(
         rename = "encryptionMethod",
         default,
@@ -12235,7 +12055,6 @@ pub struct NetworkInformation {
     /// `authenticationMethod`
     ///
     /// Wire name `authenticationMethod`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(
         rename = "authenticationMethod",
         default,
@@ -12245,13 +12064,11 @@ pub struct NetworkInformation {
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlan: Option<i64>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12319,43 +12136,36 @@ pub struct QueryResponseApClientQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ApClientQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ApClientQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -12430,13 +12240,11 @@ pub struct RadioStatus {
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `channel`
     ///
     /// Wire name `channel`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12474,31 +12282,26 @@ pub struct SignalStatus {
     /// `snr`
     ///
     /// Wire name `snr`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snr: Option<i64>,
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `noiseFloor`
     ///
     /// Wire name `noiseFloor`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
     #[serde(rename = "noiseFloor", default, skip_serializing_if = "Option::is_none")]
     pub noise_floor: Option<i64>,
     /// `health`
     ///
     /// Wire name `health`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub health: Option<String>,
     /// `healthDescription`
     ///
     /// Wire name `healthDescription`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
     #[serde(
         rename = "healthDescription",
         default,
@@ -12558,7 +12361,6 @@ pub struct TrafficStatus {
     /// `trafficToClient`
     ///
     /// Wire name `trafficToClient`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
     #[serde(
         rename = "trafficToClient",
         default,
@@ -12568,7 +12370,6 @@ pub struct TrafficStatus {
     /// `trafficFromClient`
     ///
     /// Wire name `trafficFromClient`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
     #[serde(
         rename = "trafficFromClient",
         default,
@@ -12578,7 +12379,6 @@ pub struct TrafficStatus {
     /// `packetsToClient`
     ///
     /// Wire name `packetsToClient`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
     #[serde(
         rename = "packetsToClient",
         default,
@@ -12588,7 +12388,6 @@ pub struct TrafficStatus {
     /// `packetsFromClient`
     ///
     /// Wire name `packetsFromClient`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
     #[serde(
         rename = "packetsFromClient",
         default,
@@ -12598,13 +12397,11 @@ pub struct TrafficStatus {
     /// `framesDropped`
     ///
     /// Wire name `framesDropped`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
     #[serde(rename = "framesDropped", default, skip_serializing_if = "Option::is_none")]
     pub frames_dropped: Option<i64>,
     /// `totalTraffic`
     ///
     /// Wire name `totalTraffic`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
     #[serde(rename = "totalTraffic", default, skip_serializing_if = "Option::is_none")]
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12666,7 +12463,6 @@ pub struct VenueApSnmpAgentProfileSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
     #[serde(
         rename = "useVenueSettings",
         default,
@@ -12702,13 +12498,11 @@ pub struct VenueInformation {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12746,19 +12540,16 @@ pub struct WifiAvailableChannels {
     /// `2.4GChannels`
     ///
     /// Wire name `2.4GChannels`; `Channels24G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
     #[serde(rename = "2.4GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_2_4g_channels: Option<Channels24G>,
     /// `5GChannels`
     ///
     /// Wire name `5GChannels`; `Channels5G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
     #[serde(rename = "5GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_5g_channels: Option<Channels5G>,
     /// `5GLowerChannels`
     ///
     /// Wire name `5GLowerChannels`; `Channels5G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
     #[serde(
         rename = "5GLowerChannels",
         default,
@@ -12768,7 +12559,6 @@ pub struct WifiAvailableChannels {
     /// `5GUpperChannels`
     ///
     /// Wire name `5GUpperChannels`; `Channels5G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
     #[serde(
         rename = "5GUpperChannels",
         default,
@@ -12778,7 +12568,6 @@ pub struct WifiAvailableChannels {
     /// `6GChannels`
     ///
     /// Wire name `6GChannels`; `Channels6Gv11`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
     #[serde(rename = "6GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_6g_channels: Option<Channels6Gv11>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12834,19 +12623,16 @@ pub struct WifiAvailableChannelsV1 {
     /// `2.4GChannels`
     ///
     /// Wire name `2.4GChannels`; `Channels24G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
     #[serde(rename = "2.4GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_2_4g_channels: Option<Channels24G>,
     /// `5GChannels`
     ///
     /// Wire name `5GChannels`; `Channels5G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
     #[serde(rename = "5GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_5g_channels: Option<Channels5G>,
     /// `5GLowerChannels`
     ///
     /// Wire name `5GLowerChannels`; `Channels5G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
     #[serde(
         rename = "5GLowerChannels",
         default,
@@ -12856,7 +12642,6 @@ pub struct WifiAvailableChannelsV1 {
     /// `5GUpperChannels`
     ///
     /// Wire name `5GUpperChannels`; `Channels5G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
     #[serde(
         rename = "5GUpperChannels",
         default,
@@ -12866,7 +12651,6 @@ pub struct WifiAvailableChannelsV1 {
     /// `6GChannels`
     ///
     /// Wire name `6GChannels`; `Channels6G`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
     #[serde(rename = "6GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_6g_channels: Option<Channels6G>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12922,19 +12706,16 @@ pub struct WifiCallingStatus {
     /// `carrierName`
     ///
     /// Wire name `carrierName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
     #[serde(rename = "carrierName", default, skip_serializing_if = "Option::is_none")]
     pub carrier_name: Option<String>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
     #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<String>,
     /// `trafficFromClient`
     ///
     /// Wire name `trafficFromClient`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
     #[serde(
         rename = "trafficFromClient",
         default,
@@ -12944,7 +12725,6 @@ pub struct WifiCallingStatus {
     /// `trafficToClient`
     ///
     /// Wire name `trafficToClient`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
     #[serde(
         rename = "trafficToClient",
         default,
@@ -12954,7 +12734,6 @@ pub struct WifiCallingStatus {
     /// `totalTraffic`
     ///
     /// Wire name `totalTraffic`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
     #[serde(rename = "totalTraffic", default, skip_serializing_if = "Option::is_none")]
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13010,25 +12789,21 @@ pub struct WifiDhcpClientLease {
     /// `dhcpPoolName`
     ///
     /// Wire name `dhcpPoolName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
     #[serde(rename = "dhcpPoolName", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_pool_name: Option<String>,
     /// `hostname`
     ///
     /// Wire name `hostname`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `leaseExpiration`
     ///
     /// Wire name `leaseExpiration`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
     #[serde(
         rename = "leaseExpiration",
         default,
@@ -13038,13 +12813,11 @@ pub struct WifiDhcpClientLease {
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
     #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13106,7 +12879,6 @@ pub struct WifiDhcpClientLeases {
     /// `wifiDhcpClientLeases`
     ///
     /// Wire name `wifiDhcpClientLeases`; `array<WifiDhcpClientLease>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLeases).
     #[serde(
         rename = "wifiDhcpClientLeases",
         default,
@@ -13145,24 +12917,20 @@ pub struct WifiDhcpPoolUsage {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
     pub name: String,
     /// `totalIpCount`
     ///
     /// Wire name `totalIpCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
     #[serde(rename = "totalIpCount", default, skip_serializing_if = "Option::is_none")]
     pub total_ip_count: Option<i64>,
     /// `usedIpCount`
     ///
     /// Wire name `usedIpCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
     #[serde(rename = "usedIpCount", default, skip_serializing_if = "Option::is_none")]
     pub used_ip_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13207,7 +12975,6 @@ pub struct WifiDhcpPoolUsages {
     /// `wifiDhcpPoolUsages`
     ///
     /// Wire name `wifiDhcpPoolUsages`; `array<WifiDhcpPoolUsage>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsages).
     #[serde(
         rename = "wifiDhcpPoolUsages",
         default,
@@ -13264,7 +13031,7 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `ApCreation`
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `CreateVenueApResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAp::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
@@ -15369,14 +15136,14 @@ impl<'a> CreateVenueAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<CreateVenueApResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<CreateVenueApResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

@@ -70,57 +70,6 @@ impl NetworkActivationApGroup {
         self
     }
 }
-/// A Wi-Fi network as read back by its identifier. The description lists only the fields common to every network type; the fields of each type are kept in additional_fields.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct WifiNetwork {
-    /// Identifier of the network (set by the service).
-    ///
-    /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// Name of the network.
-    ///
-    /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Network type; selects which further fields the network has.
-    ///
-    /// Wire name `type`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
-    #[serde(rename = "type")]
-    pub type_: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl WifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(type_: String) -> Self {
-        Self {
-            id: None,
-            name: None,
-            type_,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-}
 /// Body of the activation of a Wi-Fi network on a venue.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
@@ -132,7 +81,6 @@ pub struct VenueWifiNetwork {
     /// Whether the network is served by every AP group of the venue.
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
     #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
 }
@@ -419,19 +367,16 @@ pub struct NetworkCompatibilityPage {
     /// Compatibility entries of this page.
     ///
     /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of entries over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -478,19 +423,16 @@ pub struct WifiFeatureSetPage {
     /// Feature sets of this page.
     ///
     /// Wire name `featureSets`; array of raw JSON, shape not shown: The fields of a feature set are not typed here.; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
     #[serde(rename = "featureSets", default, skip_serializing_if = "Option::is_none")]
     pub feature_sets: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of feature sets over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1084,6 +1026,1934 @@ impl PortalServiceProfileImage {
         Self { image }
     }
 }
+/// Aaa wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiNetwork).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaWifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `useCertificateTemplate`
+    ///
+    /// Wire name `useCertificateTemplate`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "useCertificateTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_certificate_template: Option<bool>,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `AaaWifiWlan`; required.
+    pub wlan: AaaWifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaWifiNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, type_: String, wlan: AaaWifiWlan) -> Self {
+        Self {
+            id: None,
+            name,
+            type_,
+            description: None,
+            use_certificate_template: None,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `useCertificateTemplate`.
+    pub fn with_use_certificate_template(mut self, value: impl Into<bool>) -> Self {
+        self.use_certificate_template = Some(value.into());
+        self
+    }
+}
+/// Aaa wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaWifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `AaaWifiWlanAdvancedCustomization`; optional.
+    #[serde(
+        rename = "advancedCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub advanced_customization: Option<AaaWifiWlanAdvancedCustomization>,
+    /// `bypassCNA`
+    ///
+    /// Wire name `bypassCNA`; `boolean`; optional; default: false.
+    #[serde(rename = "bypassCNA", default, skip_serializing_if = "Option::is_none")]
+    pub bypass_cna: Option<bool>,
+    /// `bypassCPUsingMacAddressAuthentication`
+    ///
+    /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "bypassCPUsingMacAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bypass_cp_using_mac_address_authentication: Option<bool>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `macAddressAuthentication`
+    ///
+    /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "macAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_address_authentication: Option<bool>,
+    /// `managementFrameProtection`
+    ///
+    /// Wire name `managementFrameProtection`; `AaaWifiWlanManagementFrameProtection`; optional; may be null.
+    #[serde(
+        rename = "managementFrameProtection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_frame_protection: Option<AaaWifiWlanManagementFrameProtection>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `AaaWifiWlanWlanSecurity`; optional; default: WPA2Enterprise.
+    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_security: Option<AaaWifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaWifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            bypass_cna: None,
+            bypass_cp_using_mac_address_authentication: None,
+            enabled: None,
+            mac_address_authentication: None,
+            management_frame_protection: None,
+            ssid,
+            vlan_id: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `bypassCNA`.
+    pub fn with_bypass_cna(mut self, value: impl Into<bool>) -> Self {
+        self.bypass_cna = Some(value.into());
+        self
+    }
+    /// Sets `bypassCPUsingMacAddressAuthentication`.
+    pub fn with_bypass_cp_using_mac_address_authentication(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.bypass_cp_using_mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `macAddressAuthentication`.
+    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
+        self.mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `managementFrameProtection`.
+    pub fn with_management_frame_protection(
+        mut self,
+        value: impl Into<AaaWifiWlanManagementFrameProtection>,
+    ) -> Self {
+        self.management_frame_protection = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<AaaWifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
+        self
+    }
+}
+/// Aaa wifi wlan advanced customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AaaWifiWlanAdvancedCustomization {
+    /// `applicationVisibilityEnabled`
+    ///
+    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "applicationVisibilityEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_visibility_enabled: Option<bool>,
+    /// `arpRequestRateLimit`
+    ///
+    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "arpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_request_rate_limit: Option<i64>,
+    /// `broadcastProbeResponseDelay`
+    ///
+    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    #[serde(
+        rename = "broadcastProbeResponseDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub broadcast_probe_response_delay: Option<i64>,
+    /// `bssPriority`
+    ///
+    /// Wire name `bssPriority`; `AaaWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
+    pub bss_priority: Option<AaaWifiWlanAdvancedCustomizationBssPriority>,
+    /// `clientInactivityTimeout`
+    ///
+    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    #[serde(
+        rename = "clientInactivityTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_inactivity_timeout: Option<i64>,
+    /// `clientIsolation`
+    ///
+    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "clientIsolation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation: Option<bool>,
+    /// `clientIsolationOptions`
+    ///
+    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    #[serde(
+        rename = "clientIsolationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_options: Option<ClientIsolationOptions>,
+    /// `clientLoadBalancingEnable`
+    ///
+    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "clientLoadBalancingEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_load_balancing_enable: Option<bool>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82MacFormat`
+    ///
+    /// Wire name `dhcpOption82MacFormat`; `AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    #[serde(
+        rename = "dhcpOption82MacFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_mac_format: Option<
+        AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
+    >,
+    /// `dhcpOption82SubOption150Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option150_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Format`
+    ///
+    /// Wire name `dhcpOption82SubOption151Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_format: Option<
+        AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+    >,
+    /// `dhcpOption82SubOption151Input`
+    ///
+    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    #[serde(
+        rename = "dhcpOption82SubOption151Input",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_input: Option<String>,
+    /// `dhcpOption82SubOption1Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_enabled: Option<bool>,
+    /// `dhcpOption82SubOption1Format`
+    ///
+    /// Wire name `dhcpOption82SubOption1Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_format: Option<
+        AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+    >,
+    /// `dhcpOption82SubOption2Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_enabled: Option<bool>,
+    /// `dhcpOption82SubOption2Format`
+    ///
+    /// Wire name `dhcpOption82SubOption2Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_format: Option<
+        AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+    >,
+    /// `dhcpRequestRateLimit`
+    ///
+    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "dhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_request_rate_limit: Option<i64>,
+    /// `directedThreshold`
+    ///
+    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    #[serde(
+        rename = "directedThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub directed_threshold: Option<i64>,
+    /// `dnsProxy`
+    ///
+    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy: Option<DnsProxy>,
+    /// `dnsProxyEnabled`
+    ///
+    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dnsProxyEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dns_proxy_enabled: Option<bool>,
+    /// `enableAaaVlanOverride`
+    ///
+    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAaaVlanOverride",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_aaa_vlan_override: Option<bool>,
+    /// `enableAdditionalRegulatoryDomains`
+    ///
+    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAdditionalRegulatoryDomains",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_additional_regulatory_domains: Option<bool>,
+    /// `enableAirtimeDecongestion`
+    ///
+    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAirtimeDecongestion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_airtime_decongestion: Option<bool>,
+    /// `enableAntiSpoofing`
+    ///
+    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAntiSpoofing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_anti_spoofing: Option<bool>,
+    /// `enableApHostNameAdvertisement`
+    ///
+    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableApHostNameAdvertisement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_ap_host_name_advertisement: Option<bool>,
+    /// `enableArpRequestRateLimit`
+    ///
+    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableArpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_arp_request_rate_limit: Option<bool>,
+    /// `enableBandBalancing`
+    ///
+    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableBandBalancing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_band_balancing: Option<bool>,
+    /// `enableDhcpRequestRateLimit`
+    ///
+    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableDhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_dhcp_request_rate_limit: Option<bool>,
+    /// `enableFastRoaming`
+    ///
+    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableFastRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_fast_roaming: Option<bool>,
+    /// `enableGtkRekey`
+    ///
+    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
+    pub enable_gtk_rekey: Option<bool>,
+    /// `enableJoinRSSIThreshold`
+    ///
+    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableJoinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_join_rssi_threshold: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    /// `enableNeighborReport`
+    ///
+    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableNeighborReport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_neighbor_report: Option<bool>,
+    /// `enableOptimizedConnectivityExperience`
+    ///
+    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableOptimizedConnectivityExperience",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_optimized_connectivity_experience: Option<bool>,
+    /// `enableSyslog`
+    ///
+    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
+    pub enable_syslog: Option<bool>,
+    /// `enableTransientClientManagement`
+    ///
+    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableTransientClientManagement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_transient_client_management: Option<bool>,
+    /// `forceMobileDeviceDhcp`
+    ///
+    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceMobileDeviceDhcp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_mobile_device_dhcp: Option<bool>,
+    /// `hideSsid`
+    ///
+    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
+    pub hide_ssid: Option<bool>,
+    /// `joinExpireTime`
+    ///
+    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_expire_time: Option<i64>,
+    /// `joinRSSIThreshold`
+    ///
+    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "joinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_rssi_threshold: Option<i64>,
+    /// `joinWaitThreshold`
+    ///
+    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    #[serde(
+        rename = "joinWaitThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_wait_threshold: Option<i64>,
+    /// `joinWaitTime`
+    ///
+    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_wait_time: Option<i64>,
+    /// `maxClientsOnWlanPerRadio`
+    ///
+    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    #[serde(
+        rename = "maxClientsOnWlanPerRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_clients_on_wlan_per_radio: Option<i64>,
+    /// `mobilityDomainId`
+    ///
+    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    #[serde(
+        rename = "mobilityDomainId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobility_domain_id: Option<i64>,
+    /// `multiLinkOperationEnabled`
+    ///
+    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multiLinkOperationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_enabled: Option<bool>,
+    /// `multiLinkOperationOptions`
+    ///
+    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    #[serde(
+        rename = "multiLinkOperationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastFilterEnabled`
+    ///
+    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multicastFilterEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_filter_enabled: Option<bool>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `proxyARP`
+    ///
+    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
+    pub proxy_arp: Option<bool>,
+    /// `qosMapSetEnabled`
+    ///
+    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMapSetEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_enabled: Option<bool>,
+    /// `qosMapSetOptions`
+    ///
+    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    #[serde(
+        rename = "qosMapSetOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_options: Option<QosMapSetOptions>,
+    /// `qosMirroringEnabled`
+    ///
+    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMirroringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_enabled: Option<bool>,
+    /// `qosMirroringScope`
+    ///
+    /// Wire name `qosMirroringScope`; `AaaWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    #[serde(
+        rename = "qosMirroringScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_scope: Option<AaaWifiWlanAdvancedCustomizationQosMirroringScope>,
+    /// `radioCustomization`
+    ///
+    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    #[serde(
+        rename = "radioCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_customization: Option<WlanRadioCustomization>,
+    /// `radiusOptions`
+    ///
+    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
+    pub radius_options: Option<RadiusOptions>,
+    /// `respectiveAccessControl`
+    ///
+    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "respectiveAccessControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub respective_access_control: Option<bool>,
+    /// `rssiAssociationRejectionThreshold`
+    ///
+    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "rssiAssociationRejectionThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rssi_association_rejection_threshold: Option<i64>,
+    /// `totalDownlinkRateLimiting`
+    ///
+    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_downlink_rate_limiting: Option<i64>,
+    /// `totalUplinkRateLimiting`
+    ///
+    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_uplink_rate_limiting: Option<i64>,
+    /// `userDownlinkRateLimiting`
+    ///
+    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_downlink_rate_limiting: Option<i64>,
+    /// `userUplinkRateLimiting`
+    ///
+    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_uplink_rate_limiting: Option<i64>,
+    /// `wifi6Enabled`
+    ///
+    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi6_enabled: Option<bool>,
+    /// `wifi7Enabled`
+    ///
+    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi7_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AaaWifiWlanAdvancedCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_visibility_enabled: None,
+            arp_request_rate_limit: None,
+            broadcast_probe_response_delay: None,
+            bss_priority: None,
+            client_inactivity_timeout: None,
+            client_isolation: None,
+            client_isolation_options: None,
+            client_load_balancing_enable: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_mac_format: None,
+            dhcp_option82_sub_option150_enabled: None,
+            dhcp_option82_sub_option151_enabled: None,
+            dhcp_option82_sub_option151_format: None,
+            dhcp_option82_sub_option151_input: None,
+            dhcp_option82_sub_option1_enabled: None,
+            dhcp_option82_sub_option1_format: None,
+            dhcp_option82_sub_option2_enabled: None,
+            dhcp_option82_sub_option2_format: None,
+            dhcp_request_rate_limit: None,
+            directed_threshold: None,
+            dns_proxy: None,
+            dns_proxy_enabled: None,
+            enable_aaa_vlan_override: None,
+            enable_additional_regulatory_domains: None,
+            enable_airtime_decongestion: None,
+            enable_anti_spoofing: None,
+            enable_ap_host_name_advertisement: None,
+            enable_arp_request_rate_limit: None,
+            enable_band_balancing: None,
+            enable_dhcp_request_rate_limit: None,
+            enable_fast_roaming: None,
+            enable_gtk_rekey: None,
+            enable_join_rssi_threshold: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_neighbor_report: None,
+            enable_optimized_connectivity_experience: None,
+            enable_syslog: None,
+            enable_transient_client_management: None,
+            force_mobile_device_dhcp: None,
+            hide_ssid: None,
+            join_expire_time: None,
+            join_rssi_threshold: None,
+            join_wait_threshold: None,
+            join_wait_time: None,
+            max_clients_on_wlan_per_radio: None,
+            mobility_domain_id: None,
+            multi_link_operation_enabled: None,
+            multi_link_operation_options: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_filter_enabled: None,
+            multicast_uplink_rate_limiting: None,
+            proxy_arp: None,
+            qos_map_set_enabled: None,
+            qos_map_set_options: None,
+            qos_mirroring_enabled: None,
+            qos_mirroring_scope: None,
+            radio_customization: None,
+            radius_options: None,
+            respective_access_control: None,
+            rssi_association_rejection_threshold: None,
+            total_downlink_rate_limiting: None,
+            total_uplink_rate_limiting: None,
+            user_downlink_rate_limiting: None,
+            user_uplink_rate_limiting: None,
+            wifi6_enabled: None,
+            wifi7_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationVisibilityEnabled`.
+    pub fn with_application_visibility_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.application_visibility_enabled = Some(value.into());
+        self
+    }
+    /// Sets `arpRequestRateLimit`.
+    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `broadcastProbeResponseDelay`.
+    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
+        self.broadcast_probe_response_delay = Some(value.into());
+        self
+    }
+    /// Sets `bssPriority`.
+    pub fn with_bss_priority(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomizationBssPriority>,
+    ) -> Self {
+        self.bss_priority = Some(value.into());
+        self
+    }
+    /// Sets `clientInactivityTimeout`.
+    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.client_inactivity_timeout = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolation`.
+    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationOptions`.
+    pub fn with_client_isolation_options(
+        mut self,
+        value: impl Into<ClientIsolationOptions>,
+    ) -> Self {
+        self.client_isolation_options = Some(value.into());
+        self
+    }
+    /// Sets `clientLoadBalancingEnable`.
+    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
+        self.client_load_balancing_enable = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82MacFormat`.
+    pub fn with_dhcp_option82_mac_format(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
+    ) -> Self {
+        self.dhcp_option82_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption150Enabled`.
+    pub fn with_dhcp_option82_sub_option150_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Enabled`.
+    pub fn with_dhcp_option82_sub_option151_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Format`.
+    pub fn with_dhcp_option82_sub_option151_format(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Input`.
+    pub fn with_dhcp_option82_sub_option151_input(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_input = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Enabled`.
+    pub fn with_dhcp_option82_sub_option1_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Format`.
+    pub fn with_dhcp_option82_sub_option1_format(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Enabled`.
+    pub fn with_dhcp_option82_sub_option2_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Format`.
+    pub fn with_dhcp_option82_sub_option2_format(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRequestRateLimit`.
+    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `directedThreshold`.
+    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.directed_threshold = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxy`.
+    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
+        self.dns_proxy = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxyEnabled`.
+    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dns_proxy_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAaaVlanOverride`.
+    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
+        self.enable_aaa_vlan_override = Some(value.into());
+        self
+    }
+    /// Sets `enableAdditionalRegulatoryDomains`.
+    pub fn with_enable_additional_regulatory_domains(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_additional_regulatory_domains = Some(value.into());
+        self
+    }
+    /// Sets `enableAirtimeDecongestion`.
+    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
+        self.enable_airtime_decongestion = Some(value.into());
+        self
+    }
+    /// Sets `enableAntiSpoofing`.
+    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_anti_spoofing = Some(value.into());
+        self
+    }
+    /// Sets `enableApHostNameAdvertisement`.
+    pub fn with_enable_ap_host_name_advertisement(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_ap_host_name_advertisement = Some(value.into());
+        self
+    }
+    /// Sets `enableArpRequestRateLimit`.
+    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
+        self.enable_arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableBandBalancing`.
+    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_band_balancing = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcpRequestRateLimit`.
+    pub fn with_enable_dhcp_request_rate_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableFastRoaming`.
+    pub fn with_enable_fast_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.enable_fast_roaming = Some(value.into());
+        self
+    }
+    /// Sets `enableGtkRekey`.
+    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
+        self.enable_gtk_rekey = Some(value.into());
+        self
+    }
+    /// Sets `enableJoinRSSIThreshold`.
+    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
+        self.enable_join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting6G`.
+    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting6G`.
+    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableNeighborReport`.
+    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
+        self.enable_neighbor_report = Some(value.into());
+        self
+    }
+    /// Sets `enableOptimizedConnectivityExperience`.
+    pub fn with_enable_optimized_connectivity_experience(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_optimized_connectivity_experience = Some(value.into());
+        self
+    }
+    /// Sets `enableSyslog`.
+    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
+        self.enable_syslog = Some(value.into());
+        self
+    }
+    /// Sets `enableTransientClientManagement`.
+    pub fn with_enable_transient_client_management(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_transient_client_management = Some(value.into());
+        self
+    }
+    /// Sets `forceMobileDeviceDhcp`.
+    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.force_mobile_device_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `hideSsid`.
+    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
+        self.hide_ssid = Some(value.into());
+        self
+    }
+    /// Sets `joinExpireTime`.
+    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_expire_time = Some(value.into());
+        self
+    }
+    /// Sets `joinRSSIThreshold`.
+    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitThreshold`.
+    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitTime`.
+    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_time = Some(value.into());
+        self
+    }
+    /// Sets `maxClientsOnWlanPerRadio`.
+    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
+        self.max_clients_on_wlan_per_radio = Some(value.into());
+        self
+    }
+    /// Sets `mobilityDomainId`.
+    pub fn with_mobility_domain_id(mut self, value: impl Into<i64>) -> Self {
+        self.mobility_domain_id = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationEnabled`.
+    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multi_link_operation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationOptions`.
+    pub fn with_multi_link_operation_options(
+        mut self,
+        value: impl Into<MultiLinkOperationOptions>,
+    ) -> Self {
+        self.multi_link_operation_options = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastFilterEnabled`.
+    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multicast_filter_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `proxyARP`.
+    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
+        self.proxy_arp = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetEnabled`.
+    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_map_set_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetOptions`.
+    pub fn with_qos_map_set_options(
+        mut self,
+        value: impl Into<QosMapSetOptions>,
+    ) -> Self {
+        self.qos_map_set_options = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringEnabled`.
+    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_mirroring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringScope`.
+    pub fn with_qos_mirroring_scope(
+        mut self,
+        value: impl Into<AaaWifiWlanAdvancedCustomizationQosMirroringScope>,
+    ) -> Self {
+        self.qos_mirroring_scope = Some(value.into());
+        self
+    }
+    /// Sets `radioCustomization`.
+    pub fn with_radio_customization(
+        mut self,
+        value: impl Into<WlanRadioCustomization>,
+    ) -> Self {
+        self.radio_customization = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
+        self.radius_options = Some(value.into());
+        self
+    }
+    /// Sets `respectiveAccessControl`.
+    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
+        self.respective_access_control = Some(value.into());
+        self
+    }
+    /// Sets `rssiAssociationRejectionThreshold`.
+    pub fn with_rssi_association_rejection_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.rssi_association_rejection_threshold = Some(value.into());
+        self
+    }
+    /// Sets `totalDownlinkRateLimiting`.
+    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `totalUplinkRateLimiting`.
+    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userDownlinkRateLimiting`.
+    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userUplinkRateLimiting`.
+    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `wifi6Enabled`.
+    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi6_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wifi7Enabled`.
+    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Aaa wifi wlan advanced customization bss priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanAdvancedCustomizationBssPriority {
+    /// `HIGH`
+    High,
+    /// `LOW`
+    Low,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanAdvancedCustomizationBssPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::High => "HIGH",
+            Self::Low => "LOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanAdvancedCustomizationBssPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "HIGH" => Self::High,
+            "LOW" => Self::Low,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanAdvancedCustomizationBssPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanAdvancedCustomizationBssPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiWlanAdvancedCustomizationBssPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// `NODELIMITER`
+    Nodelimiter,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Nodelimiter => "NODELIMITER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            "NODELIMITER" => Self::Nodelimiter,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// `SUBOPT151_AREA_NAME`
+    Subopt151AreaName,
+    /// `SUBOPT151_ESSID`
+    Subopt151Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
+            Self::Subopt151Essid => "SUBOPT151_ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
+            "SUBOPT151_ESSID" => Self::Subopt151Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// `SUBOPT1_AP_INFO_LOCATION`
+    Subopt1ApInfoLocation,
+    /// `SUBOPT1_AP_INFO`
+    Subopt1ApInfo,
+    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
+    Subopt1ApMacEssidPrivacytype,
+    /// `SUBOPT1_AP_MAC_hex`
+    Subopt1ApMacHex,
+    /// `SUBOPT1_AP_MAC_hex_ESSID`
+    Subopt1ApMacHexEssid,
+    /// `SUBOPT1_ESSID`
+    Subopt1Essid,
+    /// `SUBOPT1_AP_MAC`
+    Subopt1ApMac,
+    /// `SUBOPT1_AP_MAC_ESSID`
+    Subopt1ApMacEssid,
+    /// `SUBOPT1_AP_Name_ESSID`
+    Subopt1ApNameEssid,
+    /// `SUBOPT1_CUSTOMIZED`
+    Subopt1Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
+            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
+            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
+            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
+            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
+            Self::Subopt1Essid => "SUBOPT1_ESSID",
+            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
+            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
+            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
+            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
+            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
+            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
+            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
+            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
+            "SUBOPT1_ESSID" => Self::Subopt1Essid,
+            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
+            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
+            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
+            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// `SUBOPT2_CLIENT_MAC`
+    Subopt2ClientMac,
+    /// `SUBOPT2_CLIENT_MAC_hex`
+    Subopt2ClientMacHex,
+    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
+    Subopt2ClientMacHexEssid,
+    /// `SUBOPT2_AP_MAC`
+    Subopt2ApMac,
+    /// `SUBOPT2_AP_MAC_hex`
+    Subopt2ApMacHex,
+    /// `SUBOPT2_AP_MAC_hex_ESSID`
+    Subopt2ApMacHexEssid,
+    /// `SUBOPT2_AP_MAC_ESSID`
+    Subopt2ApMacEssid,
+    /// `SUBOPT2_AP_Name`
+    Subopt2ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
+            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
+            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
+            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
+            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
+            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
+            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
+            Self::Subopt2ApName => "SUBOPT2_AP_Name",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
+            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
+            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
+            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
+            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
+            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
+            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
+            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan advanced customization qos mirroring scope: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// `MSCS_REQUESTS_ONLY`
+    MscsRequestsOnly,
+    /// `ALL_CLIENTS`
+    AllClients,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
+            Self::AllClients => "ALL_CLIENTS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
+            "ALL_CLIENTS" => Self::AllClients,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan management frame protection: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanManagementFrameProtection {
+    /// `Disabled`
+    Disabled,
+    /// `Optional`
+    Optional,
+    /// `Required`
+    Required,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanManagementFrameProtection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "Disabled",
+            Self::Optional => "Optional",
+            Self::Required => "Required",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanManagementFrameProtection {
+    fn from(s: &str) -> Self {
+        match s {
+            "Disabled" => Self::Disabled,
+            "Optional" => Self::Optional,
+            "Required" => Self::Required,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanManagementFrameProtection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanManagementFrameProtection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiWlanManagementFrameProtection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Aaa wifi wlan wlan security: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AaaWifiWlanWlanSecurity {
+    /// `WPA2Enterprise`
+    Wpa2Enterprise,
+    /// `WPA3`
+    Wpa3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AaaWifiWlanWlanSecurity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wpa2Enterprise => "WPA2Enterprise",
+            Self::Wpa3 => "WPA3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AaaWifiWlanWlanSecurity {
+    fn from(s: &str) -> Self {
+        match s {
+            "WPA2Enterprise" => Self::Wpa2Enterprise,
+            "WPA3" => Self::Wpa3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AaaWifiWlanWlanSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AaaWifiWlanWlanSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiWlanWlanSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Client isolation options, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationOptions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ClientIsolationOptions {
+    /// `autoVrrp`
+    ///
+    /// Wire name `autoVrrp`; `boolean`; optional; default: false.
+    #[serde(rename = "autoVrrp", default, skip_serializing_if = "Option::is_none")]
+    pub auto_vrrp: Option<bool>,
+    /// `packetsType`
+    ///
+    /// Wire name `packetsType`; `ClientIsolationOptionsPacketsType`; optional; may be null.
+    #[serde(rename = "packetsType", default, skip_serializing_if = "Option::is_none")]
+    pub packets_type: Option<ClientIsolationOptionsPacketsType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ClientIsolationOptions {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            auto_vrrp: None,
+            packets_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `autoVrrp`.
+    pub fn with_auto_vrrp(mut self, value: impl Into<bool>) -> Self {
+        self.auto_vrrp = Some(value.into());
+        self
+    }
+    /// Sets `packetsType`.
+    pub fn with_packets_type(
+        mut self,
+        value: impl Into<ClientIsolationOptionsPacketsType>,
+    ) -> Self {
+        self.packets_type = Some(value.into());
+        self
+    }
+}
+/// Client isolation options packets type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ClientIsolationOptionsPacketsType {
+    /// `UNICAST`
+    Unicast,
+    /// `MULTICAST`
+    Multicast,
+    /// `UNICAST_MULTICAST`
+    UnicastMulticast,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ClientIsolationOptionsPacketsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unicast => "UNICAST",
+            Self::Multicast => "MULTICAST",
+            Self::UnicastMulticast => "UNICAST_MULTICAST",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ClientIsolationOptionsPacketsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNICAST" => Self::Unicast,
+            "MULTICAST" => Self::Multicast,
+            "UNICAST_MULTICAST" => Self::UnicastMulticast,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ClientIsolationOptionsPacketsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ClientIsolationOptionsPacketsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationOptionsPacketsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Client v1, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
@@ -1095,139 +2965,116 @@ pub struct ClientV1 {
     /// `clientMac`
     ///
     /// Wire name `clientMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "clientMac", default, skip_serializing_if = "Option::is_none")]
     pub client_mac: Option<String>,
     /// `connectSince`
     ///
     /// Wire name `connectSince`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "connectSince", default, skip_serializing_if = "Option::is_none")]
     pub connect_since: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `txBytes`
     ///
     /// Wire name `txBytes`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
     pub tx_bytes: Option<i64>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apName`
     ///
     /// Wire name `apName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
     pub ap_name: Option<String>,
     /// `osType`
     ///
     /// Wire name `osType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "osType", default, skip_serializing_if = "Option::is_none")]
     pub os_type: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `hostname`
     ///
     /// Wire name `hostname`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlan: Option<i64>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `bssid`
     ///
     /// Wire name `bssid`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bssid: Option<String>,
     /// `rxBytes`
     ///
     /// Wire name `rxBytes`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
     pub rx_bytes: Option<i64>,
     /// `rxPackets`
     ///
     /// Wire name `rxPackets`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "rxPackets", default, skip_serializing_if = "Option::is_none")]
     pub rx_packets: Option<i64>,
     /// `txPackets`
     ///
     /// Wire name `txPackets`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "txPackets", default, skip_serializing_if = "Option::is_none")]
     pub tx_packets: Option<i64>,
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `receiveSignalStrength_dBm`
     ///
     /// Wire name `receiveSignalStrength_dBm`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(
         rename = "receiveSignalStrength_dBm",
         default,
@@ -1237,19 +3084,16 @@ pub struct ClientV1 {
     /// `noiseFloor_dBm`
     ///
     /// Wire name `noiseFloor_dBm`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "noiseFloor_dBm", default, skip_serializing_if = "Option::is_none")]
     pub noise_floor_d_bm: Option<i64>,
     /// `radioChannel`
     ///
     /// Wire name `radioChannel`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "radioChannel", default, skip_serializing_if = "Option::is_none")]
     pub radio_channel: Option<i64>,
     /// `txDropDataPacket`
     ///
     /// Wire name `txDropDataPacket`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(
         rename = "txDropDataPacket",
         default,
@@ -1259,19 +3103,16 @@ pub struct ClientV1 {
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchMac`
     ///
     /// Wire name `switchMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(
         rename = "switchSerialNumber",
         default,
@@ -1281,7 +3122,6 @@ pub struct ClientV1 {
     /// `healthCheckStatus`
     ///
     /// Wire name `healthCheckStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
     #[serde(
         rename = "healthCheckStatus",
         default,
@@ -1491,31 +3331,26 @@ pub struct ComponentDisplay {
     /// `logo`
     ///
     /// Wire name `logo`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo: Option<bool>,
     /// `welcome`
     ///
     /// Wire name `welcome`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub welcome: Option<bool>,
     /// `photo`
     ///
     /// Wire name `photo`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub photo: Option<bool>,
     /// `secondaryText`
     ///
     /// Wire name `secondaryText`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(rename = "secondaryText", default, skip_serializing_if = "Option::is_none")]
     pub secondary_text: Option<bool>,
     /// `termsConditions`
     ///
     /// Wire name `termsConditions`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(
         rename = "termsConditions",
         default,
@@ -1525,13 +3360,11 @@ pub struct ComponentDisplay {
     /// `poweredBy`
     ///
     /// Wire name `poweredBy`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(rename = "poweredBy", default, skip_serializing_if = "Option::is_none")]
     pub powered_by: Option<bool>,
     /// `wifi4eu`
     ///
     /// Wire name `wifi4eu`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wifi4eu: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1588,6 +3421,1834 @@ impl ComponentDisplay {
         self
     }
 }
+/// Create wifi network guest user response: one of several shapes.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (inline body schema)).
+///
+/// One of 2 types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.
+///
+/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CreateWifiNetworkGuestUserResponse {
+    /// A `OperationResponseListGuestUserImportResponse` value: chosen when the value decodes as one (tried first).
+    OperationResponseListGuestUserImportResponse(
+        OperationResponseListGuestUserImportResponse,
+    ),
+    /// A `OperationResponseGuestUser` value: chosen when the value decodes as one (tried after the variants above).
+    OperationResponseGuestUser(OperationResponseGuestUser),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl From<OperationResponseListGuestUserImportResponse>
+for CreateWifiNetworkGuestUserResponse {
+    fn from(value: OperationResponseListGuestUserImportResponse) -> Self {
+        Self::OperationResponseListGuestUserImportResponse(value)
+    }
+}
+impl From<OperationResponseGuestUser> for CreateWifiNetworkGuestUserResponse {
+    fn from(value: OperationResponseGuestUser) -> Self {
+        Self::OperationResponseGuestUser(value)
+    }
+}
+impl serde::Serialize for CreateWifiNetworkGuestUserResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::OperationResponseListGuestUserImportResponse(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::OperationResponseGuestUser(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::OperationResponseListGuestUserImportResponse(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::OperationResponseGuestUser(v));
+        }
+        Ok(Self::Unknown(value))
+    }
+}
+/// Dns proxy, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DnsProxy).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DnsProxy {
+    /// `dnsProxyRules`
+    ///
+    /// Wire name `dnsProxyRules`; `array<DnsProxyRule>`; optional; max_items: 64; min_items: 0.
+    #[serde(rename = "dnsProxyRules", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy_rules: Option<Vec<DnsProxyRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DnsProxy {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            dns_proxy_rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dnsProxyRules`.
+    pub fn with_dns_proxy_rules(mut self, value: impl Into<Vec<DnsProxyRule>>) -> Self {
+        self.dns_proxy_rules = Some(value.into());
+        self
+    }
+}
+/// Dns proxy rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DnsProxyRule).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DnsProxyRule {
+    /// `domainName`
+    ///
+    /// Wire name `domainName`; `string`; required.
+    #[serde(rename = "domainName")]
+    pub domain_name: String,
+    /// `ipList`
+    ///
+    /// Wire name `ipList`; `array<string>`; required; max_items: 8; min_items: 1.
+    #[serde(rename = "ipList")]
+    pub ip_list: Vec<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DnsProxyRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(domain_name: String, ip_list: Vec<String>) -> Self {
+        Self {
+            domain_name,
+            ip_list,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Dpsk wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiNetwork).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskWifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `useDpskService`
+    ///
+    /// Wire name `useDpskService`; `boolean`; optional; default: false.
+    #[serde(rename = "useDpskService", default, skip_serializing_if = "Option::is_none")]
+    pub use_dpsk_service: Option<bool>,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `DpskWifiWlan`; required.
+    pub wlan: DpskWifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskWifiNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, type_: String, wlan: DpskWifiWlan) -> Self {
+        Self {
+            id: None,
+            name,
+            type_,
+            description: None,
+            use_dpsk_service: None,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `useDpskService`.
+    pub fn with_use_dpsk_service(mut self, value: impl Into<bool>) -> Self {
+        self.use_dpsk_service = Some(value.into());
+        self
+    }
+}
+/// Dpsk wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskWifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `DpskWifiWlanAdvancedCustomization`; optional.
+    #[serde(
+        rename = "advancedCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub advanced_customization: Option<DpskWifiWlanAdvancedCustomization>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `DpskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
+    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskWifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            enabled: None,
+            ssid,
+            vlan_id: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<DpskWifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
+        self
+    }
+}
+/// Dpsk wifi wlan advanced customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskWifiWlanAdvancedCustomization {
+    /// `applicationVisibilityEnabled`
+    ///
+    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "applicationVisibilityEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_visibility_enabled: Option<bool>,
+    /// `arpRequestRateLimit`
+    ///
+    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "arpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_request_rate_limit: Option<i64>,
+    /// `broadcastProbeResponseDelay`
+    ///
+    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    #[serde(
+        rename = "broadcastProbeResponseDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub broadcast_probe_response_delay: Option<i64>,
+    /// `bssPriority`
+    ///
+    /// Wire name `bssPriority`; `DpskWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
+    pub bss_priority: Option<DpskWifiWlanAdvancedCustomizationBssPriority>,
+    /// `clientInactivityTimeout`
+    ///
+    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    #[serde(
+        rename = "clientInactivityTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_inactivity_timeout: Option<i64>,
+    /// `clientIsolation`
+    ///
+    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "clientIsolation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation: Option<bool>,
+    /// `clientIsolationOptions`
+    ///
+    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    #[serde(
+        rename = "clientIsolationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_options: Option<ClientIsolationOptions>,
+    /// `clientLoadBalancingEnable`
+    ///
+    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "clientLoadBalancingEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_load_balancing_enable: Option<bool>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82MacFormat`
+    ///
+    /// Wire name `dhcpOption82MacFormat`; `DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    #[serde(
+        rename = "dhcpOption82MacFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_mac_format: Option<
+        DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
+    >,
+    /// `dhcpOption82SubOption150Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option150_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Format`
+    ///
+    /// Wire name `dhcpOption82SubOption151Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_format: Option<
+        DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+    >,
+    /// `dhcpOption82SubOption151Input`
+    ///
+    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    #[serde(
+        rename = "dhcpOption82SubOption151Input",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_input: Option<String>,
+    /// `dhcpOption82SubOption1Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_enabled: Option<bool>,
+    /// `dhcpOption82SubOption1Format`
+    ///
+    /// Wire name `dhcpOption82SubOption1Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_format: Option<
+        DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+    >,
+    /// `dhcpOption82SubOption2Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_enabled: Option<bool>,
+    /// `dhcpOption82SubOption2Format`
+    ///
+    /// Wire name `dhcpOption82SubOption2Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_format: Option<
+        DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+    >,
+    /// `dhcpRequestRateLimit`
+    ///
+    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "dhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_request_rate_limit: Option<i64>,
+    /// `directedThreshold`
+    ///
+    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    #[serde(
+        rename = "directedThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub directed_threshold: Option<i64>,
+    /// `dnsProxy`
+    ///
+    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy: Option<DnsProxy>,
+    /// `dnsProxyEnabled`
+    ///
+    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dnsProxyEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dns_proxy_enabled: Option<bool>,
+    /// `enableAaaVlanOverride`
+    ///
+    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAaaVlanOverride",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_aaa_vlan_override: Option<bool>,
+    /// `enableAdditionalRegulatoryDomains`
+    ///
+    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAdditionalRegulatoryDomains",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_additional_regulatory_domains: Option<bool>,
+    /// `enableAirtimeDecongestion`
+    ///
+    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAirtimeDecongestion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_airtime_decongestion: Option<bool>,
+    /// `enableAntiSpoofing`
+    ///
+    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAntiSpoofing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_anti_spoofing: Option<bool>,
+    /// `enableApHostNameAdvertisement`
+    ///
+    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableApHostNameAdvertisement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_ap_host_name_advertisement: Option<bool>,
+    /// `enableArpRequestRateLimit`
+    ///
+    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableArpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_arp_request_rate_limit: Option<bool>,
+    /// `enableBandBalancing`
+    ///
+    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableBandBalancing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_band_balancing: Option<bool>,
+    /// `enableDhcpRequestRateLimit`
+    ///
+    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableDhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_dhcp_request_rate_limit: Option<bool>,
+    /// `enableGtkRekey`
+    ///
+    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
+    pub enable_gtk_rekey: Option<bool>,
+    /// `enableJoinRSSIThreshold`
+    ///
+    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableJoinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_join_rssi_threshold: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    /// `enableNeighborReport`
+    ///
+    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableNeighborReport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_neighbor_report: Option<bool>,
+    /// `enableOptimizedConnectivityExperience`
+    ///
+    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableOptimizedConnectivityExperience",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_optimized_connectivity_experience: Option<bool>,
+    /// `enableSyslog`
+    ///
+    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
+    pub enable_syslog: Option<bool>,
+    /// `enableTransientClientManagement`
+    ///
+    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableTransientClientManagement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_transient_client_management: Option<bool>,
+    /// `forceMobileDeviceDhcp`
+    ///
+    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceMobileDeviceDhcp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_mobile_device_dhcp: Option<bool>,
+    /// `hideSsid`
+    ///
+    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
+    pub hide_ssid: Option<bool>,
+    /// `joinExpireTime`
+    ///
+    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_expire_time: Option<i64>,
+    /// `joinRSSIThreshold`
+    ///
+    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "joinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_rssi_threshold: Option<i64>,
+    /// `joinWaitThreshold`
+    ///
+    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    #[serde(
+        rename = "joinWaitThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_wait_threshold: Option<i64>,
+    /// `joinWaitTime`
+    ///
+    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_wait_time: Option<i64>,
+    /// `maxClientsOnWlanPerRadio`
+    ///
+    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    #[serde(
+        rename = "maxClientsOnWlanPerRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_clients_on_wlan_per_radio: Option<i64>,
+    /// `multiLinkOperationEnabled`
+    ///
+    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multiLinkOperationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_enabled: Option<bool>,
+    /// `multiLinkOperationOptions`
+    ///
+    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    #[serde(
+        rename = "multiLinkOperationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastFilterEnabled`
+    ///
+    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multicastFilterEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_filter_enabled: Option<bool>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `proxyARP`
+    ///
+    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
+    pub proxy_arp: Option<bool>,
+    /// `qosMapSetEnabled`
+    ///
+    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMapSetEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_enabled: Option<bool>,
+    /// `qosMapSetOptions`
+    ///
+    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    #[serde(
+        rename = "qosMapSetOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_options: Option<QosMapSetOptions>,
+    /// `qosMirroringEnabled`
+    ///
+    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMirroringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_enabled: Option<bool>,
+    /// `qosMirroringScope`
+    ///
+    /// Wire name `qosMirroringScope`; `DpskWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    #[serde(
+        rename = "qosMirroringScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_scope: Option<DpskWifiWlanAdvancedCustomizationQosMirroringScope>,
+    /// `radioCustomization`
+    ///
+    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    #[serde(
+        rename = "radioCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_customization: Option<WlanRadioCustomization>,
+    /// `radiusOptions`
+    ///
+    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
+    pub radius_options: Option<RadiusOptions>,
+    /// `respectiveAccessControl`
+    ///
+    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "respectiveAccessControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub respective_access_control: Option<bool>,
+    /// `rssiAssociationRejectionThreshold`
+    ///
+    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "rssiAssociationRejectionThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rssi_association_rejection_threshold: Option<i64>,
+    /// `totalDownlinkRateLimiting`
+    ///
+    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_downlink_rate_limiting: Option<i64>,
+    /// `totalUplinkRateLimiting`
+    ///
+    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_uplink_rate_limiting: Option<i64>,
+    /// `userDownlinkRateLimiting`
+    ///
+    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_downlink_rate_limiting: Option<i64>,
+    /// `userUplinkRateLimiting`
+    ///
+    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_uplink_rate_limiting: Option<i64>,
+    /// `wifi6Enabled`
+    ///
+    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi6_enabled: Option<bool>,
+    /// `wifi7Enabled`
+    ///
+    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi7_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskWifiWlanAdvancedCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_visibility_enabled: None,
+            arp_request_rate_limit: None,
+            broadcast_probe_response_delay: None,
+            bss_priority: None,
+            client_inactivity_timeout: None,
+            client_isolation: None,
+            client_isolation_options: None,
+            client_load_balancing_enable: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_mac_format: None,
+            dhcp_option82_sub_option150_enabled: None,
+            dhcp_option82_sub_option151_enabled: None,
+            dhcp_option82_sub_option151_format: None,
+            dhcp_option82_sub_option151_input: None,
+            dhcp_option82_sub_option1_enabled: None,
+            dhcp_option82_sub_option1_format: None,
+            dhcp_option82_sub_option2_enabled: None,
+            dhcp_option82_sub_option2_format: None,
+            dhcp_request_rate_limit: None,
+            directed_threshold: None,
+            dns_proxy: None,
+            dns_proxy_enabled: None,
+            enable_aaa_vlan_override: None,
+            enable_additional_regulatory_domains: None,
+            enable_airtime_decongestion: None,
+            enable_anti_spoofing: None,
+            enable_ap_host_name_advertisement: None,
+            enable_arp_request_rate_limit: None,
+            enable_band_balancing: None,
+            enable_dhcp_request_rate_limit: None,
+            enable_gtk_rekey: None,
+            enable_join_rssi_threshold: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_neighbor_report: None,
+            enable_optimized_connectivity_experience: None,
+            enable_syslog: None,
+            enable_transient_client_management: None,
+            force_mobile_device_dhcp: None,
+            hide_ssid: None,
+            join_expire_time: None,
+            join_rssi_threshold: None,
+            join_wait_threshold: None,
+            join_wait_time: None,
+            max_clients_on_wlan_per_radio: None,
+            multi_link_operation_enabled: None,
+            multi_link_operation_options: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_filter_enabled: None,
+            multicast_uplink_rate_limiting: None,
+            proxy_arp: None,
+            qos_map_set_enabled: None,
+            qos_map_set_options: None,
+            qos_mirroring_enabled: None,
+            qos_mirroring_scope: None,
+            radio_customization: None,
+            radius_options: None,
+            respective_access_control: None,
+            rssi_association_rejection_threshold: None,
+            total_downlink_rate_limiting: None,
+            total_uplink_rate_limiting: None,
+            user_downlink_rate_limiting: None,
+            user_uplink_rate_limiting: None,
+            wifi6_enabled: None,
+            wifi7_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationVisibilityEnabled`.
+    pub fn with_application_visibility_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.application_visibility_enabled = Some(value.into());
+        self
+    }
+    /// Sets `arpRequestRateLimit`.
+    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `broadcastProbeResponseDelay`.
+    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
+        self.broadcast_probe_response_delay = Some(value.into());
+        self
+    }
+    /// Sets `bssPriority`.
+    pub fn with_bss_priority(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomizationBssPriority>,
+    ) -> Self {
+        self.bss_priority = Some(value.into());
+        self
+    }
+    /// Sets `clientInactivityTimeout`.
+    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.client_inactivity_timeout = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolation`.
+    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationOptions`.
+    pub fn with_client_isolation_options(
+        mut self,
+        value: impl Into<ClientIsolationOptions>,
+    ) -> Self {
+        self.client_isolation_options = Some(value.into());
+        self
+    }
+    /// Sets `clientLoadBalancingEnable`.
+    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
+        self.client_load_balancing_enable = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82MacFormat`.
+    pub fn with_dhcp_option82_mac_format(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
+    ) -> Self {
+        self.dhcp_option82_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption150Enabled`.
+    pub fn with_dhcp_option82_sub_option150_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Enabled`.
+    pub fn with_dhcp_option82_sub_option151_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Format`.
+    pub fn with_dhcp_option82_sub_option151_format(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Input`.
+    pub fn with_dhcp_option82_sub_option151_input(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_input = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Enabled`.
+    pub fn with_dhcp_option82_sub_option1_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Format`.
+    pub fn with_dhcp_option82_sub_option1_format(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Enabled`.
+    pub fn with_dhcp_option82_sub_option2_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Format`.
+    pub fn with_dhcp_option82_sub_option2_format(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRequestRateLimit`.
+    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `directedThreshold`.
+    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.directed_threshold = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxy`.
+    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
+        self.dns_proxy = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxyEnabled`.
+    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dns_proxy_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAaaVlanOverride`.
+    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
+        self.enable_aaa_vlan_override = Some(value.into());
+        self
+    }
+    /// Sets `enableAdditionalRegulatoryDomains`.
+    pub fn with_enable_additional_regulatory_domains(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_additional_regulatory_domains = Some(value.into());
+        self
+    }
+    /// Sets `enableAirtimeDecongestion`.
+    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
+        self.enable_airtime_decongestion = Some(value.into());
+        self
+    }
+    /// Sets `enableAntiSpoofing`.
+    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_anti_spoofing = Some(value.into());
+        self
+    }
+    /// Sets `enableApHostNameAdvertisement`.
+    pub fn with_enable_ap_host_name_advertisement(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_ap_host_name_advertisement = Some(value.into());
+        self
+    }
+    /// Sets `enableArpRequestRateLimit`.
+    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
+        self.enable_arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableBandBalancing`.
+    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_band_balancing = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcpRequestRateLimit`.
+    pub fn with_enable_dhcp_request_rate_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableGtkRekey`.
+    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
+        self.enable_gtk_rekey = Some(value.into());
+        self
+    }
+    /// Sets `enableJoinRSSIThreshold`.
+    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
+        self.enable_join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting6G`.
+    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting6G`.
+    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableNeighborReport`.
+    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
+        self.enable_neighbor_report = Some(value.into());
+        self
+    }
+    /// Sets `enableOptimizedConnectivityExperience`.
+    pub fn with_enable_optimized_connectivity_experience(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_optimized_connectivity_experience = Some(value.into());
+        self
+    }
+    /// Sets `enableSyslog`.
+    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
+        self.enable_syslog = Some(value.into());
+        self
+    }
+    /// Sets `enableTransientClientManagement`.
+    pub fn with_enable_transient_client_management(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_transient_client_management = Some(value.into());
+        self
+    }
+    /// Sets `forceMobileDeviceDhcp`.
+    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.force_mobile_device_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `hideSsid`.
+    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
+        self.hide_ssid = Some(value.into());
+        self
+    }
+    /// Sets `joinExpireTime`.
+    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_expire_time = Some(value.into());
+        self
+    }
+    /// Sets `joinRSSIThreshold`.
+    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitThreshold`.
+    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitTime`.
+    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_time = Some(value.into());
+        self
+    }
+    /// Sets `maxClientsOnWlanPerRadio`.
+    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
+        self.max_clients_on_wlan_per_radio = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationEnabled`.
+    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multi_link_operation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationOptions`.
+    pub fn with_multi_link_operation_options(
+        mut self,
+        value: impl Into<MultiLinkOperationOptions>,
+    ) -> Self {
+        self.multi_link_operation_options = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastFilterEnabled`.
+    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multicast_filter_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `proxyARP`.
+    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
+        self.proxy_arp = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetEnabled`.
+    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_map_set_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetOptions`.
+    pub fn with_qos_map_set_options(
+        mut self,
+        value: impl Into<QosMapSetOptions>,
+    ) -> Self {
+        self.qos_map_set_options = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringEnabled`.
+    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_mirroring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringScope`.
+    pub fn with_qos_mirroring_scope(
+        mut self,
+        value: impl Into<DpskWifiWlanAdvancedCustomizationQosMirroringScope>,
+    ) -> Self {
+        self.qos_mirroring_scope = Some(value.into());
+        self
+    }
+    /// Sets `radioCustomization`.
+    pub fn with_radio_customization(
+        mut self,
+        value: impl Into<WlanRadioCustomization>,
+    ) -> Self {
+        self.radio_customization = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
+        self.radius_options = Some(value.into());
+        self
+    }
+    /// Sets `respectiveAccessControl`.
+    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
+        self.respective_access_control = Some(value.into());
+        self
+    }
+    /// Sets `rssiAssociationRejectionThreshold`.
+    pub fn with_rssi_association_rejection_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.rssi_association_rejection_threshold = Some(value.into());
+        self
+    }
+    /// Sets `totalDownlinkRateLimiting`.
+    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `totalUplinkRateLimiting`.
+    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userDownlinkRateLimiting`.
+    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userUplinkRateLimiting`.
+    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `wifi6Enabled`.
+    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi6_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wifi7Enabled`.
+    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Dpsk wifi wlan advanced customization bss priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanAdvancedCustomizationBssPriority {
+    /// `HIGH`
+    High,
+    /// `LOW`
+    Low,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanAdvancedCustomizationBssPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::High => "HIGH",
+            Self::Low => "LOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanAdvancedCustomizationBssPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "HIGH" => Self::High,
+            "LOW" => Self::Low,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskWifiWlanAdvancedCustomizationBssPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskWifiWlanAdvancedCustomizationBssPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiWlanAdvancedCustomizationBssPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// `NODELIMITER`
+    Nodelimiter,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Nodelimiter => "NODELIMITER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            "NODELIMITER" => Self::Nodelimiter,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// `SUBOPT151_AREA_NAME`
+    Subopt151AreaName,
+    /// `SUBOPT151_ESSID`
+    Subopt151Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
+            Self::Subopt151Essid => "SUBOPT151_ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
+            "SUBOPT151_ESSID" => Self::Subopt151Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// `SUBOPT1_AP_INFO_LOCATION`
+    Subopt1ApInfoLocation,
+    /// `SUBOPT1_AP_INFO`
+    Subopt1ApInfo,
+    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
+    Subopt1ApMacEssidPrivacytype,
+    /// `SUBOPT1_AP_MAC_hex`
+    Subopt1ApMacHex,
+    /// `SUBOPT1_AP_MAC_hex_ESSID`
+    Subopt1ApMacHexEssid,
+    /// `SUBOPT1_ESSID`
+    Subopt1Essid,
+    /// `SUBOPT1_AP_MAC`
+    Subopt1ApMac,
+    /// `SUBOPT1_AP_MAC_ESSID`
+    Subopt1ApMacEssid,
+    /// `SUBOPT1_AP_Name_ESSID`
+    Subopt1ApNameEssid,
+    /// `SUBOPT1_CUSTOMIZED`
+    Subopt1Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
+            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
+            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
+            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
+            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
+            Self::Subopt1Essid => "SUBOPT1_ESSID",
+            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
+            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
+            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
+            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
+            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
+            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
+            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
+            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
+            "SUBOPT1_ESSID" => Self::Subopt1Essid,
+            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
+            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
+            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
+            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// `SUBOPT2_CLIENT_MAC`
+    Subopt2ClientMac,
+    /// `SUBOPT2_CLIENT_MAC_hex`
+    Subopt2ClientMacHex,
+    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
+    Subopt2ClientMacHexEssid,
+    /// `SUBOPT2_AP_MAC`
+    Subopt2ApMac,
+    /// `SUBOPT2_AP_MAC_hex`
+    Subopt2ApMacHex,
+    /// `SUBOPT2_AP_MAC_hex_ESSID`
+    Subopt2ApMacHexEssid,
+    /// `SUBOPT2_AP_MAC_ESSID`
+    Subopt2ApMacEssid,
+    /// `SUBOPT2_AP_Name`
+    Subopt2ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
+            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
+            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
+            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
+            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
+            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
+            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
+            Self::Subopt2ApName => "SUBOPT2_AP_Name",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
+            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
+            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
+            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
+            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
+            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
+            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
+            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk wifi wlan advanced customization qos mirroring scope: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// `MSCS_REQUESTS_ONLY`
+    MscsRequestsOnly,
+    /// `ALL_CLIENTS`
+    AllClients,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
+            Self::AllClients => "ALL_CLIENTS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
+            "ALL_CLIENTS" => Self::AllClients,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for DpskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk wifi wlan wlan security: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskWifiWlanWlanSecurity {
+    /// `WPAPersonal`
+    WpaPersonal,
+    /// `WPA2Personal`
+    Wpa2Personal,
+    /// `WPA23Mixed`
+    Wpa23Mixed,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskWifiWlanWlanSecurity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::WpaPersonal => "WPAPersonal",
+            Self::Wpa2Personal => "WPA2Personal",
+            Self::Wpa23Mixed => "WPA23Mixed",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskWifiWlanWlanSecurity {
+    fn from(s: &str) -> Self {
+        match s {
+            "WPAPersonal" => Self::WpaPersonal,
+            "WPA2Personal" => Self::Wpa2Personal,
+            "WPA23Mixed" => Self::Wpa23Mixed,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskWifiWlanWlanSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskWifiWlanWlanSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiWlanWlanSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// File, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml File).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct File {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; required; max_length: 2147483647; min_length: 1.
+    pub id: String,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required; max_length: 2147483647; min_length: 1.
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl File {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(id: String, name: String) -> Self {
+        Self {
+            id,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Guest, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
@@ -1599,31 +5260,26 @@ pub struct Guest {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `creationDate`
     ///
     /// Wire name `creationDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
     pub creation_date: Option<String>,
     /// `expiryDate`
     ///
     /// Wire name `expiryDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(
         rename = "mobilePhoneNumber",
         default,
@@ -1633,31 +5289,26 @@ pub struct Guest {
     /// `emailAddress`
     ///
     /// Wire name `emailAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "emailAddress", default, skip_serializing_if = "Option::is_none")]
     pub email_address: Option<String>,
     /// `guestType`
     ///
     /// Wire name `guestType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "guestType", default, skip_serializing_if = "Option::is_none")]
     pub guest_type: Option<String>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `passDurationHours`
     ///
     /// Wire name `passDurationHours`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(
         rename = "passDurationHours",
         default,
@@ -1667,19 +5318,16 @@ pub struct Guest {
     /// `guestStatus`
     ///
     /// Wire name `guestStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "guestStatus", default, skip_serializing_if = "Option::is_none")]
     pub guest_status: Option<String>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `maxNumberOfClients`
     ///
     /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(
         rename = "maxNumberOfClients",
         default,
@@ -1689,19 +5337,16 @@ pub struct Guest {
     /// `socialLogin`
     ///
     /// Wire name `socialLogin`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "socialLogin", default, skip_serializing_if = "Option::is_none")]
     pub social_login: Option<bool>,
     /// `devicesMac`
     ///
     /// Wire name `devicesMac`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(rename = "devicesMac", default, skip_serializing_if = "Option::is_none")]
     pub devices_mac: Option<Vec<String>>,
     /// `clients`
     ///
     /// Wire name `clients`; `array<ClientV1>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<Vec<ClientV1>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1812,6 +5457,246 @@ impl Guest {
         self
     }
 }
+/// Guest page, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestPage).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestPage {
+    /// `advertImage`
+    ///
+    /// Wire name `advertImage`; `File`; optional.
+    #[serde(rename = "advertImage", default, skip_serializing_if = "Option::is_none")]
+    pub advert_image: Option<File>,
+    /// `langCode`
+    ///
+    /// Wire name `langCode`; `string`; optional.
+    #[serde(rename = "langCode", default, skip_serializing_if = "Option::is_none")]
+    pub lang_code: Option<String>,
+    /// `logoImage`
+    ///
+    /// Wire name `logoImage`; `File`; optional.
+    #[serde(rename = "logoImage", default, skip_serializing_if = "Option::is_none")]
+    pub logo_image: Option<File>,
+    /// `tagLine`
+    ///
+    /// Wire name `tagLine`; `string`; optional; max_length: 140; min_length: 0.
+    #[serde(rename = "tagLine", default, skip_serializing_if = "Option::is_none")]
+    pub tag_line: Option<String>,
+    /// `termsAndConditions`
+    ///
+    /// Wire name `termsAndConditions`; `string`; optional; max_length: 100000; min_length: 0.
+    #[serde(
+        rename = "termsAndConditions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub terms_and_conditions: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `welcomeMessage`
+    ///
+    /// Wire name `welcomeMessage`; `string`; optional; max_length: 100; min_length: 0.
+    #[serde(rename = "welcomeMessage", default, skip_serializing_if = "Option::is_none")]
+    pub welcome_message: Option<String>,
+    /// `wifi4Eu`
+    ///
+    /// Wire name `wifi4Eu`; `boolean`; optional; default: false.
+    #[serde(rename = "wifi4Eu", default, skip_serializing_if = "Option::is_none")]
+    pub wifi4_eu: Option<bool>,
+    /// `wifi4EuNetworkId`
+    ///
+    /// Wire name `wifi4EuNetworkId`; `string`; optional; max_length: 128; min_length: 0.
+    #[serde(
+        rename = "wifi4EuNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub wifi4_eu_network_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            advert_image: None,
+            lang_code: None,
+            logo_image: None,
+            tag_line: None,
+            terms_and_conditions: None,
+            title: None,
+            welcome_message: None,
+            wifi4_eu: None,
+            wifi4_eu_network_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advertImage`.
+    pub fn with_advert_image(mut self, value: impl Into<File>) -> Self {
+        self.advert_image = Some(value.into());
+        self
+    }
+    /// Sets `langCode`.
+    pub fn with_lang_code(mut self, value: impl Into<String>) -> Self {
+        self.lang_code = Some(value.into());
+        self
+    }
+    /// Sets `logoImage`.
+    pub fn with_logo_image(mut self, value: impl Into<File>) -> Self {
+        self.logo_image = Some(value.into());
+        self
+    }
+    /// Sets `tagLine`.
+    pub fn with_tag_line(mut self, value: impl Into<String>) -> Self {
+        self.tag_line = Some(value.into());
+        self
+    }
+    /// Sets `termsAndConditions`.
+    pub fn with_terms_and_conditions(mut self, value: impl Into<String>) -> Self {
+        self.terms_and_conditions = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `welcomeMessage`.
+    pub fn with_welcome_message(mut self, value: impl Into<String>) -> Self {
+        self.welcome_message = Some(value.into());
+        self
+    }
+    /// Sets `wifi4Eu`.
+    pub fn with_wifi4_eu(mut self, value: impl Into<bool>) -> Self {
+        self.wifi4_eu = Some(value.into());
+        self
+    }
+    /// Sets `wifi4EuNetworkId`.
+    pub fn with_wifi4_eu_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi4_eu_network_id = Some(value.into());
+        self
+    }
+}
+/// Guest sms password duration, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestSmsPasswordDuration).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestSmsPasswordDuration {
+    /// `duration`
+    ///
+    /// Wire name `duration`; `integer`; optional; default: 12; format: int32; minimum: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<i64>,
+    /// `unit`
+    ///
+    /// Wire name `unit`; `GuestSmsPasswordDurationUnit`; optional; default: HOUR.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<GuestSmsPasswordDurationUnit>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestSmsPasswordDuration {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            duration: None,
+            unit: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `duration`.
+    pub fn with_duration(mut self, value: impl Into<i64>) -> Self {
+        self.duration = Some(value.into());
+        self
+    }
+    /// Sets `unit`.
+    pub fn with_unit(mut self, value: impl Into<GuestSmsPasswordDurationUnit>) -> Self {
+        self.unit = Some(value.into());
+        self
+    }
+}
+/// Guest sms password duration unit: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestSmsPasswordDuration (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestSmsPasswordDurationUnit {
+    /// `YEAR`
+    Year,
+    /// `MONTH`
+    Month,
+    /// `DAY`
+    Day,
+    /// `HOUR`
+    Hour,
+    /// `MINUTE`
+    Minute,
+    /// `SECOND`
+    Second,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestSmsPasswordDurationUnit {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Year => "YEAR",
+            Self::Month => "MONTH",
+            Self::Day => "DAY",
+            Self::Hour => "HOUR",
+            Self::Minute => "MINUTE",
+            Self::Second => "SECOND",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestSmsPasswordDurationUnit {
+    fn from(s: &str) -> Self {
+        match s {
+            "YEAR" => Self::Year,
+            "MONTH" => Self::Month,
+            "DAY" => Self::Day,
+            "HOUR" => Self::Hour,
+            "MINUTE" => Self::Minute,
+            "SECOND" => Self::Second,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestSmsPasswordDurationUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestSmsPasswordDurationUnit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Guest user action, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
@@ -1823,12 +5708,10 @@ pub struct GuestUserAction {
     /// `action`
     ///
     /// Wire name `action`; `GuestUserActionAction`; required.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
     pub action: GuestUserActionAction,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 16; min_length: 6.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1906,7 +5789,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserActionAction {
 }
 /// Guest user delivery methods: the values the official description lists.
 ///
-/// Provenance: reference (guest_api-1.7.1.yaml (inline body schema)).
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserV1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1982,19 +5865,16 @@ pub struct GuestUserExpiration {
     /// `activationType`
     ///
     /// Wire name `activationType`; `GuestUserExpirationActivationType`; required.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
     #[serde(rename = "activationType")]
     pub activation_type: GuestUserExpirationActivationType,
     /// `duration`
     ///
     /// Wire name `duration`; `integer`; optional; format: int32.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<i64>,
     /// `unit`
     ///
     /// Wire name `unit`; `GuestUserExpirationUnit`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<GuestUserExpirationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2152,6 +6032,48 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Guest user import, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserImportV2).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestUserImport {
+    /// `downloadUrl`
+    ///
+    /// Wire name `downloadUrl`; `string`; optional.
+    #[serde(rename = "downloadUrl", default, skip_serializing_if = "Option::is_none")]
+    pub download_url: Option<String>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<GuestUser>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<GuestUser>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestUserImport {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            download_url: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `downloadUrl`.
+    pub fn with_download_url(mut self, value: impl Into<String>) -> Self {
+        self.download_url = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<GuestUser>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
 /// Guest user query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
@@ -2163,31 +6085,26 @@ pub struct GuestUserQueryData {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `creationDate`
     ///
     /// Wire name `creationDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
     pub creation_date: Option<String>,
     /// `expiryDate`
     ///
     /// Wire name `expiryDate`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(
         rename = "mobilePhoneNumber",
         default,
@@ -2197,37 +6114,31 @@ pub struct GuestUserQueryData {
     /// `emailAddress`
     ///
     /// Wire name `emailAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "emailAddress", default, skip_serializing_if = "Option::is_none")]
     pub email_address: Option<String>,
     /// `guestType`
     ///
     /// Wire name `guestType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "guestType", default, skip_serializing_if = "Option::is_none")]
     pub guest_type: Option<String>,
     /// `wifiNetworkId`
     ///
     /// Wire name `wifiNetworkId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "wifiNetworkId", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_id: Option<String>,
     /// `guestStatus`
     ///
     /// Wire name `guestStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "guestStatus", default, skip_serializing_if = "Option::is_none")]
     pub guest_status: Option<String>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `maxNumberOfClients`
     ///
     /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(
         rename = "maxNumberOfClients",
         default,
@@ -2237,13 +6148,11 @@ pub struct GuestUserQueryData {
     /// `socialLogin`
     ///
     /// Wire name `socialLogin`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "socialLogin", default, skip_serializing_if = "Option::is_none")]
     pub social_login: Option<bool>,
     /// `devicesMac`
     ///
     /// Wire name `devicesMac`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
     #[serde(rename = "devicesMac", default, skip_serializing_if = "Option::is_none")]
     pub devices_mac: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2347,25 +6256,21 @@ pub struct GuestUserUpdate {
     /// `disabled`
     ///
     /// Wire name `disabled`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<bool>,
     /// `action`
     ///
     /// Wire name `action`; `GuestUserUpdateAction`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<GuestUserUpdateAction>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `deliveryMethods`
     ///
     /// Wire name `deliveryMethods`; `array<GuestUserUpdateDeliveryMethods>`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
     #[serde(
         rename = "deliveryMethods",
         default,
@@ -2540,96 +6445,81 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateDeliveryMethods {
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GuestUserWithoutId {
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `integer`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<i64>,
     /// `lastModified`
     ///
     /// Wire name `lastModified`; `integer`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     pub name: String,
     /// `disabled`
     ///
     /// Wire name `disabled`; `boolean`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<bool>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; required.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "mobilePhoneNumber")]
     pub mobile_phone_number: String,
     /// `maxDevices`
     ///
     /// Wire name `maxDevices`; `integer`; required; format: int32.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "maxDevices")]
     pub max_devices: i64,
     /// `macAddresses`
     ///
     /// Wire name `macAddresses`; `array<string>`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "macAddresses", default, skip_serializing_if = "Option::is_none")]
     pub mac_addresses: Option<Vec<String>>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `deliveryMethods`
     ///
     /// Wire name `deliveryMethods`; `array<GuestUserWithoutIdDeliveryMethods>`; required.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "deliveryMethods")]
     pub delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
     /// `guestUserType`
     ///
     /// Wire name `guestUserType`; `GuestUserWithoutIdGuestUserType`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "guestUserType", default, skip_serializing_if = "Option::is_none")]
     pub guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
     /// `expiration`
     ///
     /// Wire name `expiration`; `GuestUserExpiration`; required.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     pub expiration: GuestUserExpiration,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `integer`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
     #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2637,88 +6527,167 @@ pub struct GuestUserWithoutId {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl GuestUserWithoutId {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        name: String,
-        mobile_phone_number: String,
-        max_devices: i64,
-        delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
-        expiration: GuestUserExpiration,
-    ) -> Self {
-        Self {
-            created_date: None,
-            last_modified: None,
-            name,
-            disabled: None,
-            notes: None,
-            email: None,
-            mobile_phone_number,
-            max_devices,
-            mac_addresses: None,
-            ssid: None,
-            delivery_methods,
-            guest_user_type: None,
-            expiration,
-            password: None,
-            expiration_date: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> GuestUserWithoutIdBuilder {
+        <GuestUserWithoutIdBuilder as Default>::default()
     }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<i64>) -> Self {
+}
+/// Builder of [`GuestUserWithoutId`]: set its fields, then call `build`.
+///
+/// Start one with `GuestUserWithoutId::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct GuestUserWithoutIdBuilder {
+    created_date: Option<i64>,
+    last_modified: Option<i64>,
+    name: Option<String>,
+    disabled: Option<bool>,
+    notes: Option<String>,
+    email: Option<String>,
+    mobile_phone_number: Option<String>,
+    max_devices: Option<i64>,
+    mac_addresses: Option<Vec<String>>,
+    ssid: Option<String>,
+    delivery_methods: Option<Vec<GuestUserWithoutIdDeliveryMethods>>,
+    guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
+    expiration: Option<GuestUserExpiration>,
+    password: Option<ruckus_one_runtime::Secret>,
+    expiration_date: Option<i64>,
+}
+impl GuestUserWithoutIdBuilder {
+    /// Sets `createdDate` (optional).
+    pub fn created_date(mut self, value: impl Into<i64>) -> Self {
         self.created_date = Some(value.into());
         self
     }
-    /// Sets `lastModified`.
-    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
+    /// Sets `lastModified` (optional).
+    pub fn last_modified(mut self, value: impl Into<i64>) -> Self {
         self.last_modified = Some(value.into());
         self
     }
-    /// Sets `disabled`.
-    pub fn with_disabled(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `disabled` (optional).
+    pub fn disabled(mut self, value: impl Into<bool>) -> Self {
         self.disabled = Some(value.into());
         self
     }
-    /// Sets `notes`.
-    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+    /// Sets `notes` (optional).
+    pub fn notes(mut self, value: impl Into<String>) -> Self {
         self.notes = Some(value.into());
         self
     }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+    /// Sets `email` (optional).
+    pub fn email(mut self, value: impl Into<String>) -> Self {
         self.email = Some(value.into());
         self
     }
-    /// Sets `macAddresses`.
-    pub fn with_mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
+    /// Sets `mobilePhoneNumber` (required).
+    pub fn mobile_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.mobile_phone_number = Some(value.into());
+        self
+    }
+    /// Sets `maxDevices` (required).
+    pub fn max_devices(mut self, value: impl Into<i64>) -> Self {
+        self.max_devices = Some(value.into());
+        self
+    }
+    /// Sets `macAddresses` (optional).
+    pub fn mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
         self.mac_addresses = Some(value.into());
         self
     }
-    /// Sets `ssid`.
-    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+    /// Sets `ssid` (optional).
+    pub fn ssid(mut self, value: impl Into<String>) -> Self {
         self.ssid = Some(value.into());
         self
     }
-    /// Sets `guestUserType`.
-    pub fn with_guest_user_type(
+    /// Sets `deliveryMethods` (required).
+    pub fn delivery_methods(
+        mut self,
+        value: impl Into<Vec<GuestUserWithoutIdDeliveryMethods>>,
+    ) -> Self {
+        self.delivery_methods = Some(value.into());
+        self
+    }
+    /// Sets `guestUserType` (optional).
+    pub fn guest_user_type(
         mut self,
         value: impl Into<GuestUserWithoutIdGuestUserType>,
     ) -> Self {
         self.guest_user_type = Some(value.into());
         self
     }
-    /// Sets `password`.
-    pub fn with_password(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
+    /// Sets `expiration` (required).
+    pub fn expiration(mut self, value: impl Into<GuestUserExpiration>) -> Self {
+        self.expiration = Some(value.into());
+        self
+    }
+    /// Sets `password` (optional).
+    pub fn password(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
         self.password = Some(value.into());
         self
     }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<i64>) -> Self {
+    /// Sets `expirationDate` (optional).
+    pub fn expiration_date(mut self, value: impl Into<i64>) -> Self {
         self.expiration_date = Some(value.into());
         self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<GuestUserWithoutId, ruckus_one_runtime::MissingField> {
+        Ok(GuestUserWithoutId {
+            created_date: self.created_date,
+            last_modified: self.last_modified,
+            name: self
+                .name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("GuestUserWithoutId", "name"),
+                )?,
+            disabled: self.disabled,
+            notes: self.notes,
+            email: self.email,
+            mobile_phone_number: self
+                .mobile_phone_number
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "GuestUserWithoutId",
+                        "mobilePhoneNumber",
+                    ),
+                )?,
+            max_devices: self
+                .max_devices
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "GuestUserWithoutId",
+                        "maxDevices",
+                    ),
+                )?,
+            mac_addresses: self.mac_addresses,
+            ssid: self.ssid,
+            delivery_methods: self
+                .delivery_methods
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "GuestUserWithoutId",
+                        "deliveryMethods",
+                    ),
+                )?,
+            guest_user_type: self.guest_user_type,
+            expiration: self
+                .expiration
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "GuestUserWithoutId",
+                        "expiration",
+                    ),
+                )?,
+            password: self.password,
+            expiration_date: self.expiration_date,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Guest user without id delivery methods: the values the official description lists.
@@ -2863,6 +6832,4676 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdGuestUserType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Guest wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiNetwork).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestWifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `enableDhcp`
+    ///
+    /// Wire name `enableDhcp`; `boolean`; optional; default: false.
+    #[serde(rename = "enableDhcp", default, skip_serializing_if = "Option::is_none")]
+    pub enable_dhcp: Option<bool>,
+    /// `guestPortal`
+    ///
+    /// Wire name `guestPortal`; `GuestWifiPortal`; required.
+    #[serde(rename = "guestPortal")]
+    pub guest_portal: GuestWifiPortal,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `GuestWifiWlan`; required.
+    pub wlan: GuestWifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestWifiNetwork {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> GuestWifiNetworkBuilder {
+        <GuestWifiNetworkBuilder as Default>::default()
+    }
+}
+/// Builder of [`GuestWifiNetwork`]: set its fields, then call `build`.
+///
+/// Start one with `GuestWifiNetwork::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct GuestWifiNetworkBuilder {
+    id: Option<String>,
+    name: Option<String>,
+    type_: Option<String>,
+    description: Option<String>,
+    enable_dhcp: Option<bool>,
+    guest_portal: Option<GuestWifiPortal>,
+    wlan: Option<GuestWifiWlan>,
+}
+impl GuestWifiNetworkBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type` (required).
+    pub fn type_(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcp` (optional).
+    pub fn enable_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.enable_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `guestPortal` (required).
+    pub fn guest_portal(mut self, value: impl Into<GuestWifiPortal>) -> Self {
+        self.guest_portal = Some(value.into());
+        self
+    }
+    /// Sets `wlan` (required).
+    pub fn wlan(mut self, value: impl Into<GuestWifiWlan>) -> Self {
+        self.wlan = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<GuestWifiNetwork, ruckus_one_runtime::MissingField> {
+        Ok(GuestWifiNetwork {
+            id: self.id,
+            name: self
+                .name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("GuestWifiNetwork", "name"),
+                )?,
+            type_: self
+                .type_
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("GuestWifiNetwork", "type"),
+                )?,
+            description: self.description,
+            enable_dhcp: self.enable_dhcp,
+            guest_portal: self
+                .guest_portal
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "GuestWifiNetwork",
+                        "guestPortal",
+                    ),
+                )?,
+            wlan: self
+                .wlan
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("GuestWifiNetwork", "wlan"),
+                )?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
+    }
+}
+/// Guest wifi portal, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestWifiPortal {
+    /// `enableSelfService`
+    ///
+    /// Wire name `enableSelfService`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableSelfService",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_self_service: Option<bool>,
+    /// `enableSmsLogin`
+    ///
+    /// Wire name `enableSmsLogin`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSmsLogin", default, skip_serializing_if = "Option::is_none")]
+    pub enable_sms_login: Option<bool>,
+    /// `endOfDayReauthDelay`
+    ///
+    /// Wire name `endOfDayReauthDelay`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "endOfDayReauthDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub end_of_day_reauth_delay: Option<bool>,
+    /// `externalPortalKey`
+    ///
+    /// Wire name `externalPortalKey`; `string`; optional.
+    #[serde(
+        rename = "externalPortalKey",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_portal_key: Option<String>,
+    /// `externalPortalUrl`
+    ///
+    /// Wire name `externalPortalUrl`; `string`; optional.
+    #[serde(
+        rename = "externalPortalUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_portal_url: Option<String>,
+    /// `guestNetworkType`
+    ///
+    /// Wire name `guestNetworkType`; `GuestWifiPortalGuestNetworkType`; required; may be null.
+    #[serde(rename = "guestNetworkType", default)]
+    pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
+    /// `guestPage`
+    ///
+    /// Wire name `guestPage`; `GuestPage`; optional.
+    #[serde(rename = "guestPage", default, skip_serializing_if = "Option::is_none")]
+    pub guest_page: Option<GuestPage>,
+    /// `hostGuestConfig`
+    ///
+    /// Wire name `hostGuestConfig`; `HostGuestConfig`; optional.
+    #[serde(
+        rename = "hostGuestConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub host_guest_config: Option<HostGuestConfig>,
+    /// `lockoutPeriod`
+    ///
+    /// Wire name `lockoutPeriod`; `integer`; optional; default: 120; format: int32; maximum: 65535; minimum: 1.
+    #[serde(rename = "lockoutPeriod", default, skip_serializing_if = "Option::is_none")]
+    pub lockout_period: Option<i64>,
+    /// `lockoutPeriodEnabled`
+    ///
+    /// Wire name `lockoutPeriodEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "lockoutPeriodEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lockout_period_enabled: Option<bool>,
+    /// `macCredentialsDuration`
+    ///
+    /// Wire name `macCredentialsDuration`; `integer`; optional; default: 240; format: int32; maximum: 70560; minimum: 1.
+    #[serde(
+        rename = "macCredentialsDuration",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_credentials_duration: Option<i64>,
+    /// `maxDevices`
+    ///
+    /// Wire name `maxDevices`; `integer`; optional; default: 1; format: int32; minimum: 0.
+    #[serde(rename = "maxDevices", default, skip_serializing_if = "Option::is_none")]
+    pub max_devices: Option<i64>,
+    /// `redirectUrl`
+    ///
+    /// Wire name `redirectUrl`; `string`; optional.
+    #[serde(rename = "redirectUrl", default, skip_serializing_if = "Option::is_none")]
+    pub redirect_url: Option<String>,
+    /// `smsPasswordDuration`
+    ///
+    /// Wire name `smsPasswordDuration`; `GuestSmsPasswordDuration`; optional.
+    #[serde(
+        rename = "smsPasswordDuration",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sms_password_duration: Option<GuestSmsPasswordDuration>,
+    /// `socialDomains`
+    ///
+    /// Wire name `socialDomains`; `array<string>`; optional.
+    #[serde(rename = "socialDomains", default, skip_serializing_if = "Option::is_none")]
+    pub social_domains: Option<Vec<String>>,
+    /// `socialEmails`
+    ///
+    /// Wire name `socialEmails`; `boolean`; optional; default: false.
+    #[serde(rename = "socialEmails", default, skip_serializing_if = "Option::is_none")]
+    pub social_emails: Option<bool>,
+    /// `socialIdentities`
+    ///
+    /// Wire name `socialIdentities`; `SocialIdentities`; optional.
+    #[serde(
+        rename = "socialIdentities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub social_identities: Option<SocialIdentities>,
+    /// `userSessionGracePeriod`
+    ///
+    /// Wire name `userSessionGracePeriod`; `integer`; optional; default: 60; format: int32; maximum: 14399; minimum: 1.
+    #[serde(
+        rename = "userSessionGracePeriod",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_session_grace_period: Option<i64>,
+    /// `userSessionTimeout`
+    ///
+    /// Wire name `userSessionTimeout`; `integer`; optional; default: 1440; format: int32; maximum: 14400; minimum: 2.
+    #[serde(
+        rename = "userSessionTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_session_timeout: Option<i64>,
+    /// `walledGardens`
+    ///
+    /// Wire name `walledGardens`; `array<string>`; optional.
+    #[serde(rename = "walledGardens", default, skip_serializing_if = "Option::is_none")]
+    pub walled_gardens: Option<Vec<String>>,
+    /// `wisprPage`
+    ///
+    /// Wire name `wisprPage`; `WifiWisprPage`; optional.
+    #[serde(rename = "wisprPage", default, skip_serializing_if = "Option::is_none")]
+    pub wispr_page: Option<WifiWisprPage>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestWifiPortal {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable_self_service: None,
+            enable_sms_login: None,
+            end_of_day_reauth_delay: None,
+            external_portal_key: None,
+            external_portal_url: None,
+            guest_network_type: None,
+            guest_page: None,
+            host_guest_config: None,
+            lockout_period: None,
+            lockout_period_enabled: None,
+            mac_credentials_duration: None,
+            max_devices: None,
+            redirect_url: None,
+            sms_password_duration: None,
+            social_domains: None,
+            social_emails: None,
+            social_identities: None,
+            user_session_grace_period: None,
+            user_session_timeout: None,
+            walled_gardens: None,
+            wispr_page: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enableSelfService`.
+    pub fn with_enable_self_service(mut self, value: impl Into<bool>) -> Self {
+        self.enable_self_service = Some(value.into());
+        self
+    }
+    /// Sets `enableSmsLogin`.
+    pub fn with_enable_sms_login(mut self, value: impl Into<bool>) -> Self {
+        self.enable_sms_login = Some(value.into());
+        self
+    }
+    /// Sets `endOfDayReauthDelay`.
+    pub fn with_end_of_day_reauth_delay(mut self, value: impl Into<bool>) -> Self {
+        self.end_of_day_reauth_delay = Some(value.into());
+        self
+    }
+    /// Sets `externalPortalKey`.
+    pub fn with_external_portal_key(mut self, value: impl Into<String>) -> Self {
+        self.external_portal_key = Some(value.into());
+        self
+    }
+    /// Sets `externalPortalUrl`.
+    pub fn with_external_portal_url(mut self, value: impl Into<String>) -> Self {
+        self.external_portal_url = Some(value.into());
+        self
+    }
+    /// Sets `guestNetworkType`.
+    pub fn with_guest_network_type(
+        mut self,
+        value: impl Into<GuestWifiPortalGuestNetworkType>,
+    ) -> Self {
+        self.guest_network_type = Some(value.into());
+        self
+    }
+    /// Sets `guestPage`.
+    pub fn with_guest_page(mut self, value: impl Into<GuestPage>) -> Self {
+        self.guest_page = Some(value.into());
+        self
+    }
+    /// Sets `hostGuestConfig`.
+    pub fn with_host_guest_config(mut self, value: impl Into<HostGuestConfig>) -> Self {
+        self.host_guest_config = Some(value.into());
+        self
+    }
+    /// Sets `lockoutPeriod`.
+    pub fn with_lockout_period(mut self, value: impl Into<i64>) -> Self {
+        self.lockout_period = Some(value.into());
+        self
+    }
+    /// Sets `lockoutPeriodEnabled`.
+    pub fn with_lockout_period_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.lockout_period_enabled = Some(value.into());
+        self
+    }
+    /// Sets `macCredentialsDuration`.
+    pub fn with_mac_credentials_duration(mut self, value: impl Into<i64>) -> Self {
+        self.mac_credentials_duration = Some(value.into());
+        self
+    }
+    /// Sets `maxDevices`.
+    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
+        self.max_devices = Some(value.into());
+        self
+    }
+    /// Sets `redirectUrl`.
+    pub fn with_redirect_url(mut self, value: impl Into<String>) -> Self {
+        self.redirect_url = Some(value.into());
+        self
+    }
+    /// Sets `smsPasswordDuration`.
+    pub fn with_sms_password_duration(
+        mut self,
+        value: impl Into<GuestSmsPasswordDuration>,
+    ) -> Self {
+        self.sms_password_duration = Some(value.into());
+        self
+    }
+    /// Sets `socialDomains`.
+    pub fn with_social_domains(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.social_domains = Some(value.into());
+        self
+    }
+    /// Sets `socialEmails`.
+    pub fn with_social_emails(mut self, value: impl Into<bool>) -> Self {
+        self.social_emails = Some(value.into());
+        self
+    }
+    /// Sets `socialIdentities`.
+    pub fn with_social_identities(mut self, value: impl Into<SocialIdentities>) -> Self {
+        self.social_identities = Some(value.into());
+        self
+    }
+    /// Sets `userSessionGracePeriod`.
+    pub fn with_user_session_grace_period(mut self, value: impl Into<i64>) -> Self {
+        self.user_session_grace_period = Some(value.into());
+        self
+    }
+    /// Sets `userSessionTimeout`.
+    pub fn with_user_session_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.user_session_timeout = Some(value.into());
+        self
+    }
+    /// Sets `walledGardens`.
+    pub fn with_walled_gardens(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.walled_gardens = Some(value.into());
+        self
+    }
+    /// Sets `wisprPage`.
+    pub fn with_wispr_page(mut self, value: impl Into<WifiWisprPage>) -> Self {
+        self.wispr_page = Some(value.into());
+        self
+    }
+}
+/// Guest wifi portal guest network type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiPortalGuestNetworkType {
+    /// `ClickThrough`
+    ClickThrough,
+    /// `SelfSignIn`
+    SelfSignIn,
+    /// `HostApproval`
+    HostApproval,
+    /// `GuestPass`
+    GuestPass,
+    /// `WISPr`
+    WisPr,
+    /// `Cloudpath`
+    Cloudpath,
+    /// `Directory`
+    Directory,
+    /// `SAML`
+    Saml,
+    /// `Workflow`
+    Workflow,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiPortalGuestNetworkType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ClickThrough => "ClickThrough",
+            Self::SelfSignIn => "SelfSignIn",
+            Self::HostApproval => "HostApproval",
+            Self::GuestPass => "GuestPass",
+            Self::WisPr => "WISPr",
+            Self::Cloudpath => "Cloudpath",
+            Self::Directory => "Directory",
+            Self::Saml => "SAML",
+            Self::Workflow => "Workflow",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiPortalGuestNetworkType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ClickThrough" => Self::ClickThrough,
+            "SelfSignIn" => Self::SelfSignIn,
+            "HostApproval" => Self::HostApproval,
+            "GuestPass" => Self::GuestPass,
+            "WISPr" => Self::WisPr,
+            "Cloudpath" => Self::Cloudpath,
+            "Directory" => Self::Directory,
+            "SAML" => Self::Saml,
+            "Workflow" => Self::Workflow,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestWifiPortalGuestNetworkType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestWifiPortalGuestNetworkType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiPortalGuestNetworkType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestWifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `GuestWifiWlanAdvancedCustomization`; optional.
+    #[serde(
+        rename = "advancedCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub advanced_customization: Option<GuestWifiWlanAdvancedCustomization>,
+    /// `bypassCNA`
+    ///
+    /// Wire name `bypassCNA`; `boolean`; optional; default: false.
+    #[serde(rename = "bypassCNA", default, skip_serializing_if = "Option::is_none")]
+    pub bypass_cna: Option<bool>,
+    /// `bypassCPUsingMacAddressAuthentication`
+    ///
+    /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "bypassCPUsingMacAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bypass_cp_using_mac_address_authentication: Option<bool>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `managementFrameProtection`
+    ///
+    /// Wire name `managementFrameProtection`; `GuestWifiWlanManagementFrameProtection`; optional; may be null.
+    #[serde(
+        rename = "managementFrameProtection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_frame_protection: Option<GuestWifiWlanManagementFrameProtection>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `saePassphrase`
+    ///
+    /// Wire name `saePassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    #[serde(rename = "saePassphrase", default, skip_serializing_if = "Option::is_none")]
+    pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `wepHexKey`
+    ///
+    /// Wire name `wepHexKey`; `string`; optional.
+    #[serde(rename = "wepHexKey", default, skip_serializing_if = "Option::is_none")]
+    pub wep_hex_key: Option<String>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `GuestWifiWlanWlanSecurity`; optional; default: None.
+    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestWifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            bypass_cna: None,
+            bypass_cp_using_mac_address_authentication: None,
+            enabled: None,
+            management_frame_protection: None,
+            passphrase: None,
+            sae_passphrase: None,
+            ssid,
+            vlan_id: None,
+            wep_hex_key: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<GuestWifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `bypassCNA`.
+    pub fn with_bypass_cna(mut self, value: impl Into<bool>) -> Self {
+        self.bypass_cna = Some(value.into());
+        self
+    }
+    /// Sets `bypassCPUsingMacAddressAuthentication`.
+    pub fn with_bypass_cp_using_mac_address_authentication(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.bypass_cp_using_mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `managementFrameProtection`.
+    pub fn with_management_frame_protection(
+        mut self,
+        value: impl Into<GuestWifiWlanManagementFrameProtection>,
+    ) -> Self {
+        self.management_frame_protection = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `saePassphrase`.
+    pub fn with_sae_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.sae_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wepHexKey`.
+    pub fn with_wep_hex_key(mut self, value: impl Into<String>) -> Self {
+        self.wep_hex_key = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<GuestWifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
+        self
+    }
+}
+/// Guest wifi wlan advanced customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct GuestWifiWlanAdvancedCustomization {
+    /// `applicationVisibilityEnabled`
+    ///
+    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "applicationVisibilityEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_visibility_enabled: Option<bool>,
+    /// `arpRequestRateLimit`
+    ///
+    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "arpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_request_rate_limit: Option<i64>,
+    /// `broadcastProbeResponseDelay`
+    ///
+    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    #[serde(
+        rename = "broadcastProbeResponseDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub broadcast_probe_response_delay: Option<i64>,
+    /// `bssPriority`
+    ///
+    /// Wire name `bssPriority`; `GuestWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
+    pub bss_priority: Option<GuestWifiWlanAdvancedCustomizationBssPriority>,
+    /// `clientInactivityTimeout`
+    ///
+    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    #[serde(
+        rename = "clientInactivityTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_inactivity_timeout: Option<i64>,
+    /// `clientIsolation`
+    ///
+    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "clientIsolation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation: Option<bool>,
+    /// `clientIsolationOptions`
+    ///
+    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    #[serde(
+        rename = "clientIsolationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_options: Option<ClientIsolationOptions>,
+    /// `clientLoadBalancingEnable`
+    ///
+    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "clientLoadBalancingEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_load_balancing_enable: Option<bool>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82MacFormat`
+    ///
+    /// Wire name `dhcpOption82MacFormat`; `GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    #[serde(
+        rename = "dhcpOption82MacFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_mac_format: Option<
+        GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
+    >,
+    /// `dhcpOption82SubOption150Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option150_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Format`
+    ///
+    /// Wire name `dhcpOption82SubOption151Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_format: Option<
+        GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+    >,
+    /// `dhcpOption82SubOption151Input`
+    ///
+    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    #[serde(
+        rename = "dhcpOption82SubOption151Input",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_input: Option<String>,
+    /// `dhcpOption82SubOption1Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_enabled: Option<bool>,
+    /// `dhcpOption82SubOption1Format`
+    ///
+    /// Wire name `dhcpOption82SubOption1Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_format: Option<
+        GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+    >,
+    /// `dhcpOption82SubOption2Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_enabled: Option<bool>,
+    /// `dhcpOption82SubOption2Format`
+    ///
+    /// Wire name `dhcpOption82SubOption2Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_format: Option<
+        GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+    >,
+    /// `dhcpRequestRateLimit`
+    ///
+    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "dhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_request_rate_limit: Option<i64>,
+    /// `directedThreshold`
+    ///
+    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    #[serde(
+        rename = "directedThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub directed_threshold: Option<i64>,
+    /// `dnsProxy`
+    ///
+    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy: Option<DnsProxy>,
+    /// `dnsProxyEnabled`
+    ///
+    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dnsProxyEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dns_proxy_enabled: Option<bool>,
+    /// `enableAaaVlanOverride`
+    ///
+    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAaaVlanOverride",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_aaa_vlan_override: Option<bool>,
+    /// `enableAdditionalRegulatoryDomains`
+    ///
+    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAdditionalRegulatoryDomains",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_additional_regulatory_domains: Option<bool>,
+    /// `enableAirtimeDecongestion`
+    ///
+    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAirtimeDecongestion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_airtime_decongestion: Option<bool>,
+    /// `enableAntiSpoofing`
+    ///
+    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAntiSpoofing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_anti_spoofing: Option<bool>,
+    /// `enableApHostNameAdvertisement`
+    ///
+    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableApHostNameAdvertisement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_ap_host_name_advertisement: Option<bool>,
+    /// `enableArpRequestRateLimit`
+    ///
+    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableArpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_arp_request_rate_limit: Option<bool>,
+    /// `enableBandBalancing`
+    ///
+    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableBandBalancing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_band_balancing: Option<bool>,
+    /// `enableDhcpRequestRateLimit`
+    ///
+    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableDhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_dhcp_request_rate_limit: Option<bool>,
+    /// `enableFastRoaming`
+    ///
+    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableFastRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_fast_roaming: Option<bool>,
+    /// `enableGtkRekey`
+    ///
+    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
+    pub enable_gtk_rekey: Option<bool>,
+    /// `enableJoinRSSIThreshold`
+    ///
+    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableJoinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_join_rssi_threshold: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    /// `enableNeighborReport`
+    ///
+    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableNeighborReport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_neighbor_report: Option<bool>,
+    /// `enableOptimizedConnectivityExperience`
+    ///
+    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableOptimizedConnectivityExperience",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_optimized_connectivity_experience: Option<bool>,
+    /// `enableSyslog`
+    ///
+    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
+    pub enable_syslog: Option<bool>,
+    /// `enableTransientClientManagement`
+    ///
+    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableTransientClientManagement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_transient_client_management: Option<bool>,
+    /// `forceMobileDeviceDhcp`
+    ///
+    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceMobileDeviceDhcp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_mobile_device_dhcp: Option<bool>,
+    /// `hideSsid`
+    ///
+    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
+    pub hide_ssid: Option<bool>,
+    /// `joinExpireTime`
+    ///
+    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_expire_time: Option<i64>,
+    /// `joinRSSIThreshold`
+    ///
+    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "joinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_rssi_threshold: Option<i64>,
+    /// `joinWaitThreshold`
+    ///
+    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    #[serde(
+        rename = "joinWaitThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_wait_threshold: Option<i64>,
+    /// `joinWaitTime`
+    ///
+    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_wait_time: Option<i64>,
+    /// `maxClientsOnWlanPerRadio`
+    ///
+    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    #[serde(
+        rename = "maxClientsOnWlanPerRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_clients_on_wlan_per_radio: Option<i64>,
+    /// `mobilityDomainId`
+    ///
+    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    #[serde(
+        rename = "mobilityDomainId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobility_domain_id: Option<i64>,
+    /// `multiLinkOperationEnabled`
+    ///
+    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multiLinkOperationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_enabled: Option<bool>,
+    /// `multiLinkOperationOptions`
+    ///
+    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    #[serde(
+        rename = "multiLinkOperationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastFilterEnabled`
+    ///
+    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multicastFilterEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_filter_enabled: Option<bool>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `proxyARP`
+    ///
+    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
+    pub proxy_arp: Option<bool>,
+    /// `qosMapSetEnabled`
+    ///
+    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMapSetEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_enabled: Option<bool>,
+    /// `qosMapSetOptions`
+    ///
+    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    #[serde(
+        rename = "qosMapSetOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_options: Option<QosMapSetOptions>,
+    /// `qosMirroringEnabled`
+    ///
+    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMirroringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_enabled: Option<bool>,
+    /// `qosMirroringScope`
+    ///
+    /// Wire name `qosMirroringScope`; `GuestWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    #[serde(
+        rename = "qosMirroringScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_scope: Option<GuestWifiWlanAdvancedCustomizationQosMirroringScope>,
+    /// `radioCustomization`
+    ///
+    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    #[serde(
+        rename = "radioCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_customization: Option<WlanRadioCustomization>,
+    /// `radiusOptions`
+    ///
+    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
+    pub radius_options: Option<RadiusOptions>,
+    /// `respectiveAccessControl`
+    ///
+    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "respectiveAccessControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub respective_access_control: Option<bool>,
+    /// `rssiAssociationRejectionThreshold`
+    ///
+    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "rssiAssociationRejectionThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rssi_association_rejection_threshold: Option<i64>,
+    /// `totalDownlinkRateLimiting`
+    ///
+    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_downlink_rate_limiting: Option<i64>,
+    /// `totalUplinkRateLimiting`
+    ///
+    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_uplink_rate_limiting: Option<i64>,
+    /// `userDownlinkRateLimiting`
+    ///
+    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_downlink_rate_limiting: Option<i64>,
+    /// `userUplinkRateLimiting`
+    ///
+    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_uplink_rate_limiting: Option<i64>,
+    /// `wifi6Enabled`
+    ///
+    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi6_enabled: Option<bool>,
+    /// `wifi7Enabled`
+    ///
+    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi7_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl GuestWifiWlanAdvancedCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_visibility_enabled: None,
+            arp_request_rate_limit: None,
+            broadcast_probe_response_delay: None,
+            bss_priority: None,
+            client_inactivity_timeout: None,
+            client_isolation: None,
+            client_isolation_options: None,
+            client_load_balancing_enable: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_mac_format: None,
+            dhcp_option82_sub_option150_enabled: None,
+            dhcp_option82_sub_option151_enabled: None,
+            dhcp_option82_sub_option151_format: None,
+            dhcp_option82_sub_option151_input: None,
+            dhcp_option82_sub_option1_enabled: None,
+            dhcp_option82_sub_option1_format: None,
+            dhcp_option82_sub_option2_enabled: None,
+            dhcp_option82_sub_option2_format: None,
+            dhcp_request_rate_limit: None,
+            directed_threshold: None,
+            dns_proxy: None,
+            dns_proxy_enabled: None,
+            enable_aaa_vlan_override: None,
+            enable_additional_regulatory_domains: None,
+            enable_airtime_decongestion: None,
+            enable_anti_spoofing: None,
+            enable_ap_host_name_advertisement: None,
+            enable_arp_request_rate_limit: None,
+            enable_band_balancing: None,
+            enable_dhcp_request_rate_limit: None,
+            enable_fast_roaming: None,
+            enable_gtk_rekey: None,
+            enable_join_rssi_threshold: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_neighbor_report: None,
+            enable_optimized_connectivity_experience: None,
+            enable_syslog: None,
+            enable_transient_client_management: None,
+            force_mobile_device_dhcp: None,
+            hide_ssid: None,
+            join_expire_time: None,
+            join_rssi_threshold: None,
+            join_wait_threshold: None,
+            join_wait_time: None,
+            max_clients_on_wlan_per_radio: None,
+            mobility_domain_id: None,
+            multi_link_operation_enabled: None,
+            multi_link_operation_options: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_filter_enabled: None,
+            multicast_uplink_rate_limiting: None,
+            proxy_arp: None,
+            qos_map_set_enabled: None,
+            qos_map_set_options: None,
+            qos_mirroring_enabled: None,
+            qos_mirroring_scope: None,
+            radio_customization: None,
+            radius_options: None,
+            respective_access_control: None,
+            rssi_association_rejection_threshold: None,
+            total_downlink_rate_limiting: None,
+            total_uplink_rate_limiting: None,
+            user_downlink_rate_limiting: None,
+            user_uplink_rate_limiting: None,
+            wifi6_enabled: None,
+            wifi7_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationVisibilityEnabled`.
+    pub fn with_application_visibility_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.application_visibility_enabled = Some(value.into());
+        self
+    }
+    /// Sets `arpRequestRateLimit`.
+    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `broadcastProbeResponseDelay`.
+    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
+        self.broadcast_probe_response_delay = Some(value.into());
+        self
+    }
+    /// Sets `bssPriority`.
+    pub fn with_bss_priority(
+        mut self,
+        value: impl Into<GuestWifiWlanAdvancedCustomizationBssPriority>,
+    ) -> Self {
+        self.bss_priority = Some(value.into());
+        self
+    }
+    /// Sets `clientInactivityTimeout`.
+    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.client_inactivity_timeout = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolation`.
+    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationOptions`.
+    pub fn with_client_isolation_options(
+        mut self,
+        value: impl Into<ClientIsolationOptions>,
+    ) -> Self {
+        self.client_isolation_options = Some(value.into());
+        self
+    }
+    /// Sets `clientLoadBalancingEnable`.
+    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
+        self.client_load_balancing_enable = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82MacFormat`.
+    pub fn with_dhcp_option82_mac_format(
+        mut self,
+        value: impl Into<GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
+    ) -> Self {
+        self.dhcp_option82_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption150Enabled`.
+    pub fn with_dhcp_option82_sub_option150_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Enabled`.
+    pub fn with_dhcp_option82_sub_option151_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Format`.
+    pub fn with_dhcp_option82_sub_option151_format(
+        mut self,
+        value: impl Into<
+            GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+        >,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Input`.
+    pub fn with_dhcp_option82_sub_option151_input(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_input = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Enabled`.
+    pub fn with_dhcp_option82_sub_option1_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Format`.
+    pub fn with_dhcp_option82_sub_option1_format(
+        mut self,
+        value: impl Into<GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Enabled`.
+    pub fn with_dhcp_option82_sub_option2_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Format`.
+    pub fn with_dhcp_option82_sub_option2_format(
+        mut self,
+        value: impl Into<GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRequestRateLimit`.
+    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `directedThreshold`.
+    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.directed_threshold = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxy`.
+    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
+        self.dns_proxy = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxyEnabled`.
+    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dns_proxy_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAaaVlanOverride`.
+    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
+        self.enable_aaa_vlan_override = Some(value.into());
+        self
+    }
+    /// Sets `enableAdditionalRegulatoryDomains`.
+    pub fn with_enable_additional_regulatory_domains(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_additional_regulatory_domains = Some(value.into());
+        self
+    }
+    /// Sets `enableAirtimeDecongestion`.
+    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
+        self.enable_airtime_decongestion = Some(value.into());
+        self
+    }
+    /// Sets `enableAntiSpoofing`.
+    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_anti_spoofing = Some(value.into());
+        self
+    }
+    /// Sets `enableApHostNameAdvertisement`.
+    pub fn with_enable_ap_host_name_advertisement(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_ap_host_name_advertisement = Some(value.into());
+        self
+    }
+    /// Sets `enableArpRequestRateLimit`.
+    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
+        self.enable_arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableBandBalancing`.
+    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_band_balancing = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcpRequestRateLimit`.
+    pub fn with_enable_dhcp_request_rate_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableFastRoaming`.
+    pub fn with_enable_fast_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.enable_fast_roaming = Some(value.into());
+        self
+    }
+    /// Sets `enableGtkRekey`.
+    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
+        self.enable_gtk_rekey = Some(value.into());
+        self
+    }
+    /// Sets `enableJoinRSSIThreshold`.
+    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
+        self.enable_join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting6G`.
+    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting6G`.
+    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableNeighborReport`.
+    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
+        self.enable_neighbor_report = Some(value.into());
+        self
+    }
+    /// Sets `enableOptimizedConnectivityExperience`.
+    pub fn with_enable_optimized_connectivity_experience(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_optimized_connectivity_experience = Some(value.into());
+        self
+    }
+    /// Sets `enableSyslog`.
+    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
+        self.enable_syslog = Some(value.into());
+        self
+    }
+    /// Sets `enableTransientClientManagement`.
+    pub fn with_enable_transient_client_management(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_transient_client_management = Some(value.into());
+        self
+    }
+    /// Sets `forceMobileDeviceDhcp`.
+    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.force_mobile_device_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `hideSsid`.
+    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
+        self.hide_ssid = Some(value.into());
+        self
+    }
+    /// Sets `joinExpireTime`.
+    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_expire_time = Some(value.into());
+        self
+    }
+    /// Sets `joinRSSIThreshold`.
+    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitThreshold`.
+    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitTime`.
+    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_time = Some(value.into());
+        self
+    }
+    /// Sets `maxClientsOnWlanPerRadio`.
+    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
+        self.max_clients_on_wlan_per_radio = Some(value.into());
+        self
+    }
+    /// Sets `mobilityDomainId`.
+    pub fn with_mobility_domain_id(mut self, value: impl Into<i64>) -> Self {
+        self.mobility_domain_id = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationEnabled`.
+    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multi_link_operation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationOptions`.
+    pub fn with_multi_link_operation_options(
+        mut self,
+        value: impl Into<MultiLinkOperationOptions>,
+    ) -> Self {
+        self.multi_link_operation_options = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastFilterEnabled`.
+    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multicast_filter_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `proxyARP`.
+    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
+        self.proxy_arp = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetEnabled`.
+    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_map_set_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetOptions`.
+    pub fn with_qos_map_set_options(
+        mut self,
+        value: impl Into<QosMapSetOptions>,
+    ) -> Self {
+        self.qos_map_set_options = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringEnabled`.
+    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_mirroring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringScope`.
+    pub fn with_qos_mirroring_scope(
+        mut self,
+        value: impl Into<GuestWifiWlanAdvancedCustomizationQosMirroringScope>,
+    ) -> Self {
+        self.qos_mirroring_scope = Some(value.into());
+        self
+    }
+    /// Sets `radioCustomization`.
+    pub fn with_radio_customization(
+        mut self,
+        value: impl Into<WlanRadioCustomization>,
+    ) -> Self {
+        self.radio_customization = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
+        self.radius_options = Some(value.into());
+        self
+    }
+    /// Sets `respectiveAccessControl`.
+    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
+        self.respective_access_control = Some(value.into());
+        self
+    }
+    /// Sets `rssiAssociationRejectionThreshold`.
+    pub fn with_rssi_association_rejection_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.rssi_association_rejection_threshold = Some(value.into());
+        self
+    }
+    /// Sets `totalDownlinkRateLimiting`.
+    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `totalUplinkRateLimiting`.
+    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userDownlinkRateLimiting`.
+    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userUplinkRateLimiting`.
+    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `wifi6Enabled`.
+    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi6_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wifi7Enabled`.
+    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Guest wifi wlan advanced customization bss priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanAdvancedCustomizationBssPriority {
+    /// `HIGH`
+    High,
+    /// `LOW`
+    Low,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanAdvancedCustomizationBssPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::High => "HIGH",
+            Self::Low => "LOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanAdvancedCustomizationBssPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "HIGH" => Self::High,
+            "LOW" => Self::Low,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestWifiWlanAdvancedCustomizationBssPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestWifiWlanAdvancedCustomizationBssPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiWlanAdvancedCustomizationBssPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// `NODELIMITER`
+    Nodelimiter,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Nodelimiter => "NODELIMITER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            "NODELIMITER" => Self::Nodelimiter,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// `SUBOPT151_AREA_NAME`
+    Subopt151AreaName,
+    /// `SUBOPT151_ESSID`
+    Subopt151Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
+            Self::Subopt151Essid => "SUBOPT151_ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
+            "SUBOPT151_ESSID" => Self::Subopt151Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// `SUBOPT1_AP_INFO_LOCATION`
+    Subopt1ApInfoLocation,
+    /// `SUBOPT1_AP_INFO`
+    Subopt1ApInfo,
+    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
+    Subopt1ApMacEssidPrivacytype,
+    /// `SUBOPT1_AP_MAC_hex`
+    Subopt1ApMacHex,
+    /// `SUBOPT1_AP_MAC_hex_ESSID`
+    Subopt1ApMacHexEssid,
+    /// `SUBOPT1_ESSID`
+    Subopt1Essid,
+    /// `SUBOPT1_AP_MAC`
+    Subopt1ApMac,
+    /// `SUBOPT1_AP_MAC_ESSID`
+    Subopt1ApMacEssid,
+    /// `SUBOPT1_AP_Name_ESSID`
+    Subopt1ApNameEssid,
+    /// `SUBOPT1_CUSTOMIZED`
+    Subopt1Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
+            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
+            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
+            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
+            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
+            Self::Subopt1Essid => "SUBOPT1_ESSID",
+            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
+            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
+            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
+            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
+            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
+            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
+            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
+            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
+            "SUBOPT1_ESSID" => Self::Subopt1Essid,
+            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
+            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
+            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
+            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// `SUBOPT2_CLIENT_MAC`
+    Subopt2ClientMac,
+    /// `SUBOPT2_CLIENT_MAC_hex`
+    Subopt2ClientMacHex,
+    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
+    Subopt2ClientMacHexEssid,
+    /// `SUBOPT2_AP_MAC`
+    Subopt2ApMac,
+    /// `SUBOPT2_AP_MAC_hex`
+    Subopt2ApMacHex,
+    /// `SUBOPT2_AP_MAC_hex_ESSID`
+    Subopt2ApMacHexEssid,
+    /// `SUBOPT2_AP_MAC_ESSID`
+    Subopt2ApMacEssid,
+    /// `SUBOPT2_AP_Name`
+    Subopt2ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
+            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
+            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
+            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
+            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
+            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
+            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
+            Self::Subopt2ApName => "SUBOPT2_AP_Name",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
+            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
+            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
+            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
+            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
+            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
+            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
+            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan advanced customization qos mirroring scope: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// `MSCS_REQUESTS_ONLY`
+    MscsRequestsOnly,
+    /// `ALL_CLIENTS`
+    AllClients,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
+            Self::AllClients => "ALL_CLIENTS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
+            "ALL_CLIENTS" => Self::AllClients,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for GuestWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan management frame protection: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanManagementFrameProtection {
+    /// `Disabled`
+    Disabled,
+    /// `Optional`
+    Optional,
+    /// `Required`
+    Required,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanManagementFrameProtection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "Disabled",
+            Self::Optional => "Optional",
+            Self::Required => "Required",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanManagementFrameProtection {
+    fn from(s: &str) -> Self {
+        match s {
+            "Disabled" => Self::Disabled,
+            "Optional" => Self::Optional,
+            "Required" => Self::Required,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestWifiWlanManagementFrameProtection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestWifiWlanManagementFrameProtection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiWlanManagementFrameProtection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Guest wifi wlan wlan security: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestWifiWlanWlanSecurity {
+    /// `WPAPersonal`
+    WpaPersonal,
+    /// `WPA2Personal`
+    Wpa2Personal,
+    /// `WEP`
+    Wep,
+    /// `WPA23Mixed`
+    Wpa23Mixed,
+    /// `WPA3`
+    Wpa3,
+    /// `OWE`
+    Owe,
+    /// `None`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestWifiWlanWlanSecurity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::WpaPersonal => "WPAPersonal",
+            Self::Wpa2Personal => "WPA2Personal",
+            Self::Wep => "WEP",
+            Self::Wpa23Mixed => "WPA23Mixed",
+            Self::Wpa3 => "WPA3",
+            Self::Owe => "OWE",
+            Self::None => "None",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestWifiWlanWlanSecurity {
+    fn from(s: &str) -> Self {
+        match s {
+            "WPAPersonal" => Self::WpaPersonal,
+            "WPA2Personal" => Self::Wpa2Personal,
+            "WEP" => Self::Wep,
+            "WPA23Mixed" => Self::Wpa23Mixed,
+            "WPA3" => Self::Wpa3,
+            "OWE" => Self::Owe,
+            "None" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestWifiWlanWlanSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestWifiWlanWlanSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiWlanWlanSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Host guest config, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml HostGuestConfig).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct HostGuestConfig {
+    /// `hostDomains`
+    ///
+    /// Wire name `hostDomains`; `array<string>`; optional.
+    #[serde(rename = "hostDomains", default, skip_serializing_if = "Option::is_none")]
+    pub host_domains: Option<Vec<String>>,
+    /// `hostDurationChoices`
+    ///
+    /// Wire name `hostDurationChoices`; `array<integer>`; required; max_items: 5; min_items: 1.
+    #[serde(rename = "hostDurationChoices")]
+    pub host_duration_choices: Vec<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl HostGuestConfig {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(host_duration_choices: Vec<i64>) -> Self {
+        Self {
+            host_domains: None,
+            host_duration_choices,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `hostDomains`.
+    pub fn with_host_domains(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.host_domains = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 connection capability, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20ConnectionCapability).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20ConnectionCapability {
+    /// `port`
+    ///
+    /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i64>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `string`; required; max_length: 32; min_length: 0.
+    pub protocol: String,
+    /// `protocolNumber`
+    ///
+    /// Wire name `protocolNumber`; `integer`; optional; format: int32; maximum: 254; minimum: 0.
+    #[serde(rename = "protocolNumber", default, skip_serializing_if = "Option::is_none")]
+    pub protocol_number: Option<i64>,
+    /// `status`
+    ///
+    /// Wire name `status`; `Hotspot20ConnectionCapabilityStatus`; required; may be null.
+    #[serde(default)]
+    pub status: Option<Hotspot20ConnectionCapabilityStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20ConnectionCapability {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(protocol: String) -> Self {
+        Self {
+            port: None,
+            protocol,
+            protocol_number: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<i64>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+    /// Sets `protocolNumber`.
+    pub fn with_protocol_number(mut self, value: impl Into<i64>) -> Self {
+        self.protocol_number = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<Hotspot20ConnectionCapabilityStatus>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 connection capability status: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20ConnectionCapability (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20ConnectionCapabilityStatus {
+    /// `CLOSED`
+    Closed,
+    /// `OPEN`
+    Open,
+    /// `UNKNOWN`
+    Unknown2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20ConnectionCapabilityStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Closed => "CLOSED",
+            Self::Open => "OPEN",
+            Self::Unknown2 => "UNKNOWN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20ConnectionCapabilityStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "CLOSED" => Self::Closed,
+            "OPEN" => Self::Open,
+            "UNKNOWN" => Self::Unknown2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20ConnectionCapabilityStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20ConnectionCapabilityStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiNetwork).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20WifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `accountingInterimUpdates`
+    ///
+    /// Wire name `accountingInterimUpdates`; `integer`; optional; default: 5; format: int32; maximum: 1440; minimum: 0.
+    #[serde(
+        rename = "accountingInterimUpdates",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub accounting_interim_updates: Option<i64>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `hotspot20Settings`
+    ///
+    /// Wire name `hotspot20Settings`; `NetworkHotspot20Settings`; required.
+    #[serde(rename = "hotspot20Settings")]
+    pub hotspot20_settings: NetworkHotspot20Settings,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `Hotspot20WifiWlan`; required.
+    pub wlan: Hotspot20WifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20WifiNetwork {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> Hotspot20WifiNetworkBuilder {
+        <Hotspot20WifiNetworkBuilder as Default>::default()
+    }
+}
+/// Builder of [`Hotspot20WifiNetwork`]: set its fields, then call `build`.
+///
+/// Start one with `Hotspot20WifiNetwork::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct Hotspot20WifiNetworkBuilder {
+    id: Option<String>,
+    name: Option<String>,
+    type_: Option<String>,
+    accounting_interim_updates: Option<i64>,
+    description: Option<String>,
+    hotspot20_settings: Option<NetworkHotspot20Settings>,
+    wlan: Option<Hotspot20WifiWlan>,
+}
+impl Hotspot20WifiNetworkBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type` (required).
+    pub fn type_(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `accountingInterimUpdates` (optional).
+    pub fn accounting_interim_updates(mut self, value: impl Into<i64>) -> Self {
+        self.accounting_interim_updates = Some(value.into());
+        self
+    }
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `hotspot20Settings` (required).
+    pub fn hotspot20_settings(
+        mut self,
+        value: impl Into<NetworkHotspot20Settings>,
+    ) -> Self {
+        self.hotspot20_settings = Some(value.into());
+        self
+    }
+    /// Sets `wlan` (required).
+    pub fn wlan(mut self, value: impl Into<Hotspot20WifiWlan>) -> Self {
+        self.wlan = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::MissingField> {
+        Ok(Hotspot20WifiNetwork {
+            id: self.id,
+            name: self
+                .name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("Hotspot20WifiNetwork", "name"),
+                )?,
+            type_: self
+                .type_
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("Hotspot20WifiNetwork", "type"),
+                )?,
+            accounting_interim_updates: self.accounting_interim_updates,
+            description: self.description,
+            hotspot20_settings: self
+                .hotspot20_settings
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "Hotspot20WifiNetwork",
+                        "hotspot20Settings",
+                    ),
+                )?,
+            wlan: self
+                .wlan
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("Hotspot20WifiNetwork", "wlan"),
+                )?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
+    }
+}
+/// Hotspot20 wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20WifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `Hotspot20WifiWlanAdvancedCustomization`; optional.
+    #[serde(
+        rename = "advancedCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub advanced_customization: Option<Hotspot20WifiWlanAdvancedCustomization>,
+    /// `bypassCNA`
+    ///
+    /// Wire name `bypassCNA`; `boolean`; optional; default: false.
+    #[serde(rename = "bypassCNA", default, skip_serializing_if = "Option::is_none")]
+    pub bypass_cna: Option<bool>,
+    /// `bypassCPUsingMacAddressAuthentication`
+    ///
+    /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "bypassCPUsingMacAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bypass_cp_using_mac_address_authentication: Option<bool>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `managementFrameProtection`
+    ///
+    /// Wire name `managementFrameProtection`; `Hotspot20WifiWlanManagementFrameProtection`; optional; may be null.
+    #[serde(
+        rename = "managementFrameProtection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_frame_protection: Option<Hotspot20WifiWlanManagementFrameProtection>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `Hotspot20WifiWlanWlanSecurity`; optional; default: WPA2Enterprise.
+    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_security: Option<Hotspot20WifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20WifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            bypass_cna: None,
+            bypass_cp_using_mac_address_authentication: None,
+            enabled: None,
+            management_frame_protection: None,
+            ssid,
+            vlan_id: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<Hotspot20WifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `bypassCNA`.
+    pub fn with_bypass_cna(mut self, value: impl Into<bool>) -> Self {
+        self.bypass_cna = Some(value.into());
+        self
+    }
+    /// Sets `bypassCPUsingMacAddressAuthentication`.
+    pub fn with_bypass_cp_using_mac_address_authentication(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.bypass_cp_using_mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `managementFrameProtection`.
+    pub fn with_management_frame_protection(
+        mut self,
+        value: impl Into<Hotspot20WifiWlanManagementFrameProtection>,
+    ) -> Self {
+        self.management_frame_protection = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<Hotspot20WifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 wifi wlan advanced customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Hotspot20WifiWlanAdvancedCustomization {
+    /// `applicationVisibilityEnabled`
+    ///
+    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "applicationVisibilityEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_visibility_enabled: Option<bool>,
+    /// `arpRequestRateLimit`
+    ///
+    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "arpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_request_rate_limit: Option<i64>,
+    /// `broadcastProbeResponseDelay`
+    ///
+    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    #[serde(
+        rename = "broadcastProbeResponseDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub broadcast_probe_response_delay: Option<i64>,
+    /// `bssPriority`
+    ///
+    /// Wire name `bssPriority`; `Hotspot20WifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
+    pub bss_priority: Option<Hotspot20WifiWlanAdvancedCustomizationBssPriority>,
+    /// `clientInactivityTimeout`
+    ///
+    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    #[serde(
+        rename = "clientInactivityTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_inactivity_timeout: Option<i64>,
+    /// `clientIsolation`
+    ///
+    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "clientIsolation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation: Option<bool>,
+    /// `clientIsolationOptions`
+    ///
+    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    #[serde(
+        rename = "clientIsolationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_options: Option<ClientIsolationOptions>,
+    /// `clientLoadBalancingEnable`
+    ///
+    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "clientLoadBalancingEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_load_balancing_enable: Option<bool>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82MacFormat`
+    ///
+    /// Wire name `dhcpOption82MacFormat`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    #[serde(
+        rename = "dhcpOption82MacFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_mac_format: Option<
+        Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
+    >,
+    /// `dhcpOption82SubOption150Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option150_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Format`
+    ///
+    /// Wire name `dhcpOption82SubOption151Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_format: Option<
+        Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+    >,
+    /// `dhcpOption82SubOption151Input`
+    ///
+    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    #[serde(
+        rename = "dhcpOption82SubOption151Input",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_input: Option<String>,
+    /// `dhcpOption82SubOption1Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_enabled: Option<bool>,
+    /// `dhcpOption82SubOption1Format`
+    ///
+    /// Wire name `dhcpOption82SubOption1Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_format: Option<
+        Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+    >,
+    /// `dhcpOption82SubOption2Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_enabled: Option<bool>,
+    /// `dhcpOption82SubOption2Format`
+    ///
+    /// Wire name `dhcpOption82SubOption2Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_format: Option<
+        Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+    >,
+    /// `dhcpRequestRateLimit`
+    ///
+    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "dhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_request_rate_limit: Option<i64>,
+    /// `directedThreshold`
+    ///
+    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    #[serde(
+        rename = "directedThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub directed_threshold: Option<i64>,
+    /// `dnsProxy`
+    ///
+    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy: Option<DnsProxy>,
+    /// `dnsProxyEnabled`
+    ///
+    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dnsProxyEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dns_proxy_enabled: Option<bool>,
+    /// `enableAaaVlanOverride`
+    ///
+    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAaaVlanOverride",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_aaa_vlan_override: Option<bool>,
+    /// `enableAdditionalRegulatoryDomains`
+    ///
+    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAdditionalRegulatoryDomains",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_additional_regulatory_domains: Option<bool>,
+    /// `enableAirtimeDecongestion`
+    ///
+    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAirtimeDecongestion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_airtime_decongestion: Option<bool>,
+    /// `enableAntiSpoofing`
+    ///
+    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAntiSpoofing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_anti_spoofing: Option<bool>,
+    /// `enableApHostNameAdvertisement`
+    ///
+    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableApHostNameAdvertisement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_ap_host_name_advertisement: Option<bool>,
+    /// `enableArpRequestRateLimit`
+    ///
+    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableArpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_arp_request_rate_limit: Option<bool>,
+    /// `enableBandBalancing`
+    ///
+    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableBandBalancing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_band_balancing: Option<bool>,
+    /// `enableDhcpRequestRateLimit`
+    ///
+    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableDhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_dhcp_request_rate_limit: Option<bool>,
+    /// `enableFastRoaming`
+    ///
+    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableFastRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_fast_roaming: Option<bool>,
+    /// `enableGtkRekey`
+    ///
+    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
+    pub enable_gtk_rekey: Option<bool>,
+    /// `enableJoinRSSIThreshold`
+    ///
+    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableJoinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_join_rssi_threshold: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    /// `enableNeighborReport`
+    ///
+    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableNeighborReport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_neighbor_report: Option<bool>,
+    /// `enableOptimizedConnectivityExperience`
+    ///
+    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableOptimizedConnectivityExperience",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_optimized_connectivity_experience: Option<bool>,
+    /// `enableSyslog`
+    ///
+    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
+    pub enable_syslog: Option<bool>,
+    /// `enableTransientClientManagement`
+    ///
+    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableTransientClientManagement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_transient_client_management: Option<bool>,
+    /// `forceMobileDeviceDhcp`
+    ///
+    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceMobileDeviceDhcp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_mobile_device_dhcp: Option<bool>,
+    /// `hideSsid`
+    ///
+    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
+    pub hide_ssid: Option<bool>,
+    /// `joinExpireTime`
+    ///
+    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_expire_time: Option<i64>,
+    /// `joinRSSIThreshold`
+    ///
+    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "joinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_rssi_threshold: Option<i64>,
+    /// `joinWaitThreshold`
+    ///
+    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    #[serde(
+        rename = "joinWaitThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_wait_threshold: Option<i64>,
+    /// `joinWaitTime`
+    ///
+    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_wait_time: Option<i64>,
+    /// `maxClientsOnWlanPerRadio`
+    ///
+    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    #[serde(
+        rename = "maxClientsOnWlanPerRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_clients_on_wlan_per_radio: Option<i64>,
+    /// `mobilityDomainId`
+    ///
+    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    #[serde(
+        rename = "mobilityDomainId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobility_domain_id: Option<i64>,
+    /// `multiLinkOperationEnabled`
+    ///
+    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multiLinkOperationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_enabled: Option<bool>,
+    /// `multiLinkOperationOptions`
+    ///
+    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    #[serde(
+        rename = "multiLinkOperationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastFilterEnabled`
+    ///
+    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multicastFilterEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_filter_enabled: Option<bool>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `proxyARP`
+    ///
+    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
+    pub proxy_arp: Option<bool>,
+    /// `qosMapSetEnabled`
+    ///
+    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMapSetEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_enabled: Option<bool>,
+    /// `qosMapSetOptions`
+    ///
+    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    #[serde(
+        rename = "qosMapSetOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_options: Option<QosMapSetOptions>,
+    /// `qosMirroringEnabled`
+    ///
+    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMirroringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_enabled: Option<bool>,
+    /// `qosMirroringScope`
+    ///
+    /// Wire name `qosMirroringScope`; `Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    #[serde(
+        rename = "qosMirroringScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_scope: Option<
+        Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope,
+    >,
+    /// `radioCustomization`
+    ///
+    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    #[serde(
+        rename = "radioCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_customization: Option<WlanRadioCustomization>,
+    /// `radiusOptions`
+    ///
+    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
+    pub radius_options: Option<RadiusOptions>,
+    /// `respectiveAccessControl`
+    ///
+    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "respectiveAccessControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub respective_access_control: Option<bool>,
+    /// `rssiAssociationRejectionThreshold`
+    ///
+    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "rssiAssociationRejectionThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rssi_association_rejection_threshold: Option<i64>,
+    /// `totalDownlinkRateLimiting`
+    ///
+    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_downlink_rate_limiting: Option<i64>,
+    /// `totalUplinkRateLimiting`
+    ///
+    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_uplink_rate_limiting: Option<i64>,
+    /// `userDownlinkRateLimiting`
+    ///
+    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_downlink_rate_limiting: Option<i64>,
+    /// `userUplinkRateLimiting`
+    ///
+    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_uplink_rate_limiting: Option<i64>,
+    /// `wifi6Enabled`
+    ///
+    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi6_enabled: Option<bool>,
+    /// `wifi7Enabled`
+    ///
+    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi7_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Hotspot20WifiWlanAdvancedCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_visibility_enabled: None,
+            arp_request_rate_limit: None,
+            broadcast_probe_response_delay: None,
+            bss_priority: None,
+            client_inactivity_timeout: None,
+            client_isolation: None,
+            client_isolation_options: None,
+            client_load_balancing_enable: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_mac_format: None,
+            dhcp_option82_sub_option150_enabled: None,
+            dhcp_option82_sub_option151_enabled: None,
+            dhcp_option82_sub_option151_format: None,
+            dhcp_option82_sub_option151_input: None,
+            dhcp_option82_sub_option1_enabled: None,
+            dhcp_option82_sub_option1_format: None,
+            dhcp_option82_sub_option2_enabled: None,
+            dhcp_option82_sub_option2_format: None,
+            dhcp_request_rate_limit: None,
+            directed_threshold: None,
+            dns_proxy: None,
+            dns_proxy_enabled: None,
+            enable_aaa_vlan_override: None,
+            enable_additional_regulatory_domains: None,
+            enable_airtime_decongestion: None,
+            enable_anti_spoofing: None,
+            enable_ap_host_name_advertisement: None,
+            enable_arp_request_rate_limit: None,
+            enable_band_balancing: None,
+            enable_dhcp_request_rate_limit: None,
+            enable_fast_roaming: None,
+            enable_gtk_rekey: None,
+            enable_join_rssi_threshold: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_neighbor_report: None,
+            enable_optimized_connectivity_experience: None,
+            enable_syslog: None,
+            enable_transient_client_management: None,
+            force_mobile_device_dhcp: None,
+            hide_ssid: None,
+            join_expire_time: None,
+            join_rssi_threshold: None,
+            join_wait_threshold: None,
+            join_wait_time: None,
+            max_clients_on_wlan_per_radio: None,
+            mobility_domain_id: None,
+            multi_link_operation_enabled: None,
+            multi_link_operation_options: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_filter_enabled: None,
+            multicast_uplink_rate_limiting: None,
+            proxy_arp: None,
+            qos_map_set_enabled: None,
+            qos_map_set_options: None,
+            qos_mirroring_enabled: None,
+            qos_mirroring_scope: None,
+            radio_customization: None,
+            radius_options: None,
+            respective_access_control: None,
+            rssi_association_rejection_threshold: None,
+            total_downlink_rate_limiting: None,
+            total_uplink_rate_limiting: None,
+            user_downlink_rate_limiting: None,
+            user_uplink_rate_limiting: None,
+            wifi6_enabled: None,
+            wifi7_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationVisibilityEnabled`.
+    pub fn with_application_visibility_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.application_visibility_enabled = Some(value.into());
+        self
+    }
+    /// Sets `arpRequestRateLimit`.
+    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `broadcastProbeResponseDelay`.
+    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
+        self.broadcast_probe_response_delay = Some(value.into());
+        self
+    }
+    /// Sets `bssPriority`.
+    pub fn with_bss_priority(
+        mut self,
+        value: impl Into<Hotspot20WifiWlanAdvancedCustomizationBssPriority>,
+    ) -> Self {
+        self.bss_priority = Some(value.into());
+        self
+    }
+    /// Sets `clientInactivityTimeout`.
+    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.client_inactivity_timeout = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolation`.
+    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationOptions`.
+    pub fn with_client_isolation_options(
+        mut self,
+        value: impl Into<ClientIsolationOptions>,
+    ) -> Self {
+        self.client_isolation_options = Some(value.into());
+        self
+    }
+    /// Sets `clientLoadBalancingEnable`.
+    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
+        self.client_load_balancing_enable = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82MacFormat`.
+    pub fn with_dhcp_option82_mac_format(
+        mut self,
+        value: impl Into<Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
+    ) -> Self {
+        self.dhcp_option82_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption150Enabled`.
+    pub fn with_dhcp_option82_sub_option150_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Enabled`.
+    pub fn with_dhcp_option82_sub_option151_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Format`.
+    pub fn with_dhcp_option82_sub_option151_format(
+        mut self,
+        value: impl Into<
+            Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+        >,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Input`.
+    pub fn with_dhcp_option82_sub_option151_input(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_input = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Enabled`.
+    pub fn with_dhcp_option82_sub_option1_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Format`.
+    pub fn with_dhcp_option82_sub_option1_format(
+        mut self,
+        value: impl Into<
+            Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+        >,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Enabled`.
+    pub fn with_dhcp_option82_sub_option2_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Format`.
+    pub fn with_dhcp_option82_sub_option2_format(
+        mut self,
+        value: impl Into<
+            Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+        >,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRequestRateLimit`.
+    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `directedThreshold`.
+    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.directed_threshold = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxy`.
+    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
+        self.dns_proxy = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxyEnabled`.
+    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dns_proxy_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAaaVlanOverride`.
+    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
+        self.enable_aaa_vlan_override = Some(value.into());
+        self
+    }
+    /// Sets `enableAdditionalRegulatoryDomains`.
+    pub fn with_enable_additional_regulatory_domains(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_additional_regulatory_domains = Some(value.into());
+        self
+    }
+    /// Sets `enableAirtimeDecongestion`.
+    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
+        self.enable_airtime_decongestion = Some(value.into());
+        self
+    }
+    /// Sets `enableAntiSpoofing`.
+    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_anti_spoofing = Some(value.into());
+        self
+    }
+    /// Sets `enableApHostNameAdvertisement`.
+    pub fn with_enable_ap_host_name_advertisement(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_ap_host_name_advertisement = Some(value.into());
+        self
+    }
+    /// Sets `enableArpRequestRateLimit`.
+    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
+        self.enable_arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableBandBalancing`.
+    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_band_balancing = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcpRequestRateLimit`.
+    pub fn with_enable_dhcp_request_rate_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableFastRoaming`.
+    pub fn with_enable_fast_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.enable_fast_roaming = Some(value.into());
+        self
+    }
+    /// Sets `enableGtkRekey`.
+    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
+        self.enable_gtk_rekey = Some(value.into());
+        self
+    }
+    /// Sets `enableJoinRSSIThreshold`.
+    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
+        self.enable_join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting6G`.
+    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting6G`.
+    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableNeighborReport`.
+    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
+        self.enable_neighbor_report = Some(value.into());
+        self
+    }
+    /// Sets `enableOptimizedConnectivityExperience`.
+    pub fn with_enable_optimized_connectivity_experience(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_optimized_connectivity_experience = Some(value.into());
+        self
+    }
+    /// Sets `enableSyslog`.
+    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
+        self.enable_syslog = Some(value.into());
+        self
+    }
+    /// Sets `enableTransientClientManagement`.
+    pub fn with_enable_transient_client_management(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_transient_client_management = Some(value.into());
+        self
+    }
+    /// Sets `forceMobileDeviceDhcp`.
+    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.force_mobile_device_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `hideSsid`.
+    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
+        self.hide_ssid = Some(value.into());
+        self
+    }
+    /// Sets `joinExpireTime`.
+    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_expire_time = Some(value.into());
+        self
+    }
+    /// Sets `joinRSSIThreshold`.
+    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitThreshold`.
+    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitTime`.
+    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_time = Some(value.into());
+        self
+    }
+    /// Sets `maxClientsOnWlanPerRadio`.
+    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
+        self.max_clients_on_wlan_per_radio = Some(value.into());
+        self
+    }
+    /// Sets `mobilityDomainId`.
+    pub fn with_mobility_domain_id(mut self, value: impl Into<i64>) -> Self {
+        self.mobility_domain_id = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationEnabled`.
+    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multi_link_operation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationOptions`.
+    pub fn with_multi_link_operation_options(
+        mut self,
+        value: impl Into<MultiLinkOperationOptions>,
+    ) -> Self {
+        self.multi_link_operation_options = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastFilterEnabled`.
+    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multicast_filter_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `proxyARP`.
+    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
+        self.proxy_arp = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetEnabled`.
+    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_map_set_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetOptions`.
+    pub fn with_qos_map_set_options(
+        mut self,
+        value: impl Into<QosMapSetOptions>,
+    ) -> Self {
+        self.qos_map_set_options = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringEnabled`.
+    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_mirroring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringScope`.
+    pub fn with_qos_mirroring_scope(
+        mut self,
+        value: impl Into<Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope>,
+    ) -> Self {
+        self.qos_mirroring_scope = Some(value.into());
+        self
+    }
+    /// Sets `radioCustomization`.
+    pub fn with_radio_customization(
+        mut self,
+        value: impl Into<WlanRadioCustomization>,
+    ) -> Self {
+        self.radio_customization = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
+        self.radius_options = Some(value.into());
+        self
+    }
+    /// Sets `respectiveAccessControl`.
+    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
+        self.respective_access_control = Some(value.into());
+        self
+    }
+    /// Sets `rssiAssociationRejectionThreshold`.
+    pub fn with_rssi_association_rejection_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.rssi_association_rejection_threshold = Some(value.into());
+        self
+    }
+    /// Sets `totalDownlinkRateLimiting`.
+    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `totalUplinkRateLimiting`.
+    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userDownlinkRateLimiting`.
+    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userUplinkRateLimiting`.
+    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `wifi6Enabled`.
+    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi6_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wifi7Enabled`.
+    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Hotspot20 wifi wlan advanced customization bss priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanAdvancedCustomizationBssPriority {
+    /// `HIGH`
+    High,
+    /// `LOW`
+    Low,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanAdvancedCustomizationBssPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::High => "HIGH",
+            Self::Low => "LOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanAdvancedCustomizationBssPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "HIGH" => Self::High,
+            "LOW" => Self::Low,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20WifiWlanAdvancedCustomizationBssPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20WifiWlanAdvancedCustomizationBssPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanAdvancedCustomizationBssPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// `NODELIMITER`
+    Nodelimiter,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Nodelimiter => "NODELIMITER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            "NODELIMITER" => Self::Nodelimiter,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// `SUBOPT151_AREA_NAME`
+    Subopt151AreaName,
+    /// `SUBOPT151_ESSID`
+    Subopt151Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
+            Self::Subopt151Essid => "SUBOPT151_ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str>
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
+            "SUBOPT151_ESSID" => Self::Subopt151Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// `SUBOPT1_AP_INFO_LOCATION`
+    Subopt1ApInfoLocation,
+    /// `SUBOPT1_AP_INFO`
+    Subopt1ApInfo,
+    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
+    Subopt1ApMacEssidPrivacytype,
+    /// `SUBOPT1_AP_MAC_hex`
+    Subopt1ApMacHex,
+    /// `SUBOPT1_AP_MAC_hex_ESSID`
+    Subopt1ApMacHexEssid,
+    /// `SUBOPT1_ESSID`
+    Subopt1Essid,
+    /// `SUBOPT1_AP_MAC`
+    Subopt1ApMac,
+    /// `SUBOPT1_AP_MAC_ESSID`
+    Subopt1ApMacEssid,
+    /// `SUBOPT1_AP_Name_ESSID`
+    Subopt1ApNameEssid,
+    /// `SUBOPT1_CUSTOMIZED`
+    Subopt1Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
+            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
+            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
+            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
+            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
+            Self::Subopt1Essid => "SUBOPT1_ESSID",
+            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
+            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
+            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
+            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
+            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
+            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
+            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
+            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
+            "SUBOPT1_ESSID" => Self::Subopt1Essid,
+            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
+            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
+            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
+            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// `SUBOPT2_CLIENT_MAC`
+    Subopt2ClientMac,
+    /// `SUBOPT2_CLIENT_MAC_hex`
+    Subopt2ClientMacHex,
+    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
+    Subopt2ClientMacHexEssid,
+    /// `SUBOPT2_AP_MAC`
+    Subopt2ApMac,
+    /// `SUBOPT2_AP_MAC_hex`
+    Subopt2ApMacHex,
+    /// `SUBOPT2_AP_MAC_hex_ESSID`
+    Subopt2ApMacHexEssid,
+    /// `SUBOPT2_AP_MAC_ESSID`
+    Subopt2ApMacEssid,
+    /// `SUBOPT2_AP_Name`
+    Subopt2ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
+            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
+            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
+            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
+            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
+            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
+            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
+            Self::Subopt2ApName => "SUBOPT2_AP_Name",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
+            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
+            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
+            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
+            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
+            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
+            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
+            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan advanced customization qos mirroring scope: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope {
+    /// `MSCS_REQUESTS_ONLY`
+    MscsRequestsOnly,
+    /// `ALL_CLIENTS`
+    AllClients,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
+            Self::AllClients => "ALL_CLIENTS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
+            "ALL_CLIENTS" => Self::AllClients,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan management frame protection: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanManagementFrameProtection {
+    /// `Disabled`
+    Disabled,
+    /// `Optional`
+    Optional,
+    /// `Required`
+    Required,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanManagementFrameProtection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "Disabled",
+            Self::Optional => "Optional",
+            Self::Required => "Required",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanManagementFrameProtection {
+    fn from(s: &str) -> Self {
+        match s {
+            "Disabled" => Self::Disabled,
+            "Optional" => Self::Optional,
+            "Required" => Self::Required,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20WifiWlanManagementFrameProtection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20WifiWlanManagementFrameProtection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanManagementFrameProtection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Hotspot20 wifi wlan wlan security: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Hotspot20WifiWlanWlanSecurity {
+    /// `WPA2Enterprise`
+    Wpa2Enterprise,
+    /// `WPA23Mixed`
+    Wpa23Mixed,
+    /// `WPA3`
+    Wpa3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Hotspot20WifiWlanWlanSecurity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wpa2Enterprise => "WPA2Enterprise",
+            Self::Wpa23Mixed => "WPA23Mixed",
+            Self::Wpa3 => "WPA3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Hotspot20WifiWlanWlanSecurity {
+    fn from(s: &str) -> Self {
+        match s {
+            "WPA2Enterprise" => Self::Wpa2Enterprise,
+            "WPA23Mixed" => Self::Wpa23Mixed,
+            "WPA3" => Self::Wpa3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Hotspot20WifiWlanWlanSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Hotspot20WifiWlanWlanSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanWlanSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Multi link operation options, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MultiLinkOperationOptions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MultiLinkOperationOptions {
+    /// `enable24G`
+    ///
+    /// Wire name `enable24G`; `boolean`; optional; default: true.
+    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
+    pub enable24_g: Option<bool>,
+    /// `enable50G`
+    ///
+    /// Wire name `enable50G`; `boolean`; optional; default: true.
+    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
+    pub enable50_g: Option<bool>,
+    /// `enable6G`
+    ///
+    /// Wire name `enable6G`; `boolean`; optional; default: false.
+    #[serde(rename = "enable6G", default, skip_serializing_if = "Option::is_none")]
+    pub enable6_g: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MultiLinkOperationOptions {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable24_g: None,
+            enable50_g: None,
+            enable6_g: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enable24G`.
+    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24_g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50_g = Some(value.into());
+        self
+    }
+    /// Sets `enable6G`.
+    pub fn with_enable6_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable6_g = Some(value.into());
+        self
+    }
+}
+/// Network hotspot20 settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NetworkHotspot20Settings {
+    /// `accessNetworkType`
+    ///
+    /// Wire name `accessNetworkType`; `NetworkHotspot20SettingsAccessNetworkType`; optional; default: PRIVATE.
+    #[serde(
+        rename = "accessNetworkType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_network_type: Option<NetworkHotspot20SettingsAccessNetworkType>,
+    /// `allowInternetAccess`
+    ///
+    /// Wire name `allowInternetAccess`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "allowInternetAccess",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_internet_access: Option<bool>,
+    /// `connectionCapabilities`
+    ///
+    /// Wire name `connectionCapabilities`; `array<Hotspot20ConnectionCapability>`; optional; max_items: 32; min_items: 0.
+    #[serde(
+        rename = "connectionCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub connection_capabilities: Option<Vec<Hotspot20ConnectionCapability>>,
+    /// `ipv4AddressType`
+    ///
+    /// Wire name `ipv4AddressType`; `NetworkHotspot20SettingsIpv4AddressType`; optional; default: SINGLE_NATED_PRIVATE.
+    #[serde(
+        rename = "ipv4AddressType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ipv4_address_type: Option<NetworkHotspot20SettingsIpv4AddressType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NetworkHotspot20Settings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            access_network_type: None,
+            allow_internet_access: None,
+            connection_capabilities: None,
+            ipv4_address_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `accessNetworkType`.
+    pub fn with_access_network_type(
+        mut self,
+        value: impl Into<NetworkHotspot20SettingsAccessNetworkType>,
+    ) -> Self {
+        self.access_network_type = Some(value.into());
+        self
+    }
+    /// Sets `allowInternetAccess`.
+    pub fn with_allow_internet_access(mut self, value: impl Into<bool>) -> Self {
+        self.allow_internet_access = Some(value.into());
+        self
+    }
+    /// Sets `connectionCapabilities`.
+    pub fn with_connection_capabilities(
+        mut self,
+        value: impl Into<Vec<Hotspot20ConnectionCapability>>,
+    ) -> Self {
+        self.connection_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `ipv4AddressType`.
+    pub fn with_ipv4_address_type(
+        mut self,
+        value: impl Into<NetworkHotspot20SettingsIpv4AddressType>,
+    ) -> Self {
+        self.ipv4_address_type = Some(value.into());
+        self
+    }
+}
+/// Network hotspot20 settings access network type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NetworkHotspot20SettingsAccessNetworkType {
+    /// `PRIVATE`
+    Private,
+    /// `PRIVATE_WITH_GUEST`
+    PrivateWithGuest,
+    /// `CHARGEABLE_PUBLIC`
+    ChargeablePublic,
+    /// `FREE_PUBLIC`
+    FreePublic,
+    /// `PERSONAL_DEVICE`
+    PersonalDevice,
+    /// `TEST`
+    Test,
+    /// `WILDCARD`
+    Wildcard,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NetworkHotspot20SettingsAccessNetworkType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Private => "PRIVATE",
+            Self::PrivateWithGuest => "PRIVATE_WITH_GUEST",
+            Self::ChargeablePublic => "CHARGEABLE_PUBLIC",
+            Self::FreePublic => "FREE_PUBLIC",
+            Self::PersonalDevice => "PERSONAL_DEVICE",
+            Self::Test => "TEST",
+            Self::Wildcard => "WILDCARD",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NetworkHotspot20SettingsAccessNetworkType {
+    fn from(s: &str) -> Self {
+        match s {
+            "PRIVATE" => Self::Private,
+            "PRIVATE_WITH_GUEST" => Self::PrivateWithGuest,
+            "CHARGEABLE_PUBLIC" => Self::ChargeablePublic,
+            "FREE_PUBLIC" => Self::FreePublic,
+            "PERSONAL_DEVICE" => Self::PersonalDevice,
+            "TEST" => Self::Test,
+            "WILDCARD" => Self::Wildcard,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NetworkHotspot20SettingsAccessNetworkType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NetworkHotspot20SettingsAccessNetworkType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsAccessNetworkType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Network hotspot20 settings ipv4 address type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NetworkHotspot20SettingsIpv4AddressType {
+    /// `UNAVAILABLE`
+    Unavailable,
+    /// `PUBLIC`
+    Public,
+    /// `PORT_RESTRICTED`
+    PortRestricted,
+    /// `SINGLE_NATED_PRIVATE`
+    SingleNatedPrivate,
+    /// `DOUBLE_NATED_PRIVATE`
+    DoubleNatedPrivate,
+    /// `PORT_RESTRICTED_AND_SINGLE_NATED`
+    PortRestrictedAndSingleNated,
+    /// `PORT_RESTRICTED_AND_DOUBLE_NATED`
+    PortRestrictedAndDoubleNated,
+    /// `UNKNOWN`
+    Unknown2,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NetworkHotspot20SettingsIpv4AddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unavailable => "UNAVAILABLE",
+            Self::Public => "PUBLIC",
+            Self::PortRestricted => "PORT_RESTRICTED",
+            Self::SingleNatedPrivate => "SINGLE_NATED_PRIVATE",
+            Self::DoubleNatedPrivate => "DOUBLE_NATED_PRIVATE",
+            Self::PortRestrictedAndSingleNated => "PORT_RESTRICTED_AND_SINGLE_NATED",
+            Self::PortRestrictedAndDoubleNated => "PORT_RESTRICTED_AND_DOUBLE_NATED",
+            Self::Unknown2 => "UNKNOWN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NetworkHotspot20SettingsIpv4AddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNAVAILABLE" => Self::Unavailable,
+            "PUBLIC" => Self::Public,
+            "PORT_RESTRICTED" => Self::PortRestricted,
+            "SINGLE_NATED_PRIVATE" => Self::SingleNatedPrivate,
+            "DOUBLE_NATED_PRIVATE" => Self::DoubleNatedPrivate,
+            "PORT_RESTRICTED_AND_SINGLE_NATED" => Self::PortRestrictedAndSingleNated,
+            "PORT_RESTRICTED_AND_DOUBLE_NATED" => Self::PortRestrictedAndDoubleNated,
+            "UNKNOWN" => Self::Unknown2,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NetworkHotspot20SettingsIpv4AddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NetworkHotspot20SettingsIpv4AddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsIpv4AddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Network venue scheduler, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
@@ -2874,49 +11513,41 @@ pub struct NetworkVenueScheduler {
     /// `fri`
     ///
     /// Wire name `fri`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fri: Option<String>,
     /// `mon`
     ///
     /// Wire name `mon`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mon: Option<String>,
     /// `sat`
     ///
     /// Wire name `sat`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sat: Option<String>,
     /// `sun`
     ///
     /// Wire name `sun`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sun: Option<String>,
     /// `thu`
     ///
     /// Wire name `thu`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thu: Option<String>,
     /// `tue`
     ///
     /// Wire name `tue`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tue: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `NetworkVenueSchedulerType`; optional; default: ALWAYS_ON.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<NetworkVenueSchedulerType>,
     /// `wed`
     ///
     /// Wire name `wed`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wed: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3038,6 +11669,1786 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueSchedulerType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Oauth app config, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OauthAppConfig).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OauthAppConfig {
+    /// `appId`
+    ///
+    /// Wire name `appId`; `string`; required; max_length: 255; min_length: 1.
+    #[serde(rename = "appId")]
+    pub app_id: String,
+    /// `appSecret`
+    ///
+    /// Wire name `appSecret`; `string`; required; secret: redacted in `Debug`; max_length: 128; min_length: 1.
+    #[serde(rename = "appSecret")]
+    pub app_secret: ruckus_one_runtime::Secret,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OauthAppConfig {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(app_id: String, app_secret: ruckus_one_runtime::Secret) -> Self {
+        Self {
+            app_id,
+            app_secret,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Open wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiNetwork).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OpenWifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `isOweMaster`
+    ///
+    /// Wire name `isOweMaster`; `boolean`; optional; default: false.
+    #[serde(rename = "isOweMaster", default, skip_serializing_if = "Option::is_none")]
+    pub is_owe_master: Option<bool>,
+    /// `owePairNetworkId`
+    ///
+    /// Wire name `owePairNetworkId`; `string`; optional.
+    #[serde(
+        rename = "owePairNetworkId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub owe_pair_network_id: Option<String>,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `OpenWifiWlan`; required.
+    pub wlan: OpenWifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OpenWifiNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, type_: String, wlan: OpenWifiWlan) -> Self {
+        Self {
+            id: None,
+            name,
+            type_,
+            description: None,
+            is_owe_master: None,
+            owe_pair_network_id: None,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `isOweMaster`.
+    pub fn with_is_owe_master(mut self, value: impl Into<bool>) -> Self {
+        self.is_owe_master = Some(value.into());
+        self
+    }
+    /// Sets `owePairNetworkId`.
+    pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
+        self.owe_pair_network_id = Some(value.into());
+        self
+    }
+}
+/// Open wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OpenWifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `OpenWifiWlanAdvancedCustomization`; optional.
+    #[serde(
+        rename = "advancedCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub advanced_customization: Option<OpenWifiWlanAdvancedCustomization>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `macAddressAuthentication`
+    ///
+    /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "macAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_address_authentication: Option<bool>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `OpenWifiWlanWlanSecurity`; optional; default: Open.
+    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_security: Option<OpenWifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OpenWifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            enabled: None,
+            mac_address_authentication: None,
+            ssid,
+            vlan_id: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `macAddressAuthentication`.
+    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
+        self.mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<OpenWifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
+        self
+    }
+}
+/// Open wifi wlan advanced customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OpenWifiWlanAdvancedCustomization {
+    /// `applicationVisibilityEnabled`
+    ///
+    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "applicationVisibilityEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_visibility_enabled: Option<bool>,
+    /// `arpRequestRateLimit`
+    ///
+    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "arpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_request_rate_limit: Option<i64>,
+    /// `broadcastProbeResponseDelay`
+    ///
+    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    #[serde(
+        rename = "broadcastProbeResponseDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub broadcast_probe_response_delay: Option<i64>,
+    /// `bssPriority`
+    ///
+    /// Wire name `bssPriority`; `OpenWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
+    pub bss_priority: Option<OpenWifiWlanAdvancedCustomizationBssPriority>,
+    /// `clientInactivityTimeout`
+    ///
+    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    #[serde(
+        rename = "clientInactivityTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_inactivity_timeout: Option<i64>,
+    /// `clientIsolation`
+    ///
+    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "clientIsolation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation: Option<bool>,
+    /// `clientIsolationOptions`
+    ///
+    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    #[serde(
+        rename = "clientIsolationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_options: Option<ClientIsolationOptions>,
+    /// `clientLoadBalancingEnable`
+    ///
+    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "clientLoadBalancingEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_load_balancing_enable: Option<bool>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82MacFormat`
+    ///
+    /// Wire name `dhcpOption82MacFormat`; `OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    #[serde(
+        rename = "dhcpOption82MacFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_mac_format: Option<
+        OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
+    >,
+    /// `dhcpOption82SubOption150Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option150_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Format`
+    ///
+    /// Wire name `dhcpOption82SubOption151Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_format: Option<
+        OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+    >,
+    /// `dhcpOption82SubOption151Input`
+    ///
+    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    #[serde(
+        rename = "dhcpOption82SubOption151Input",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_input: Option<String>,
+    /// `dhcpOption82SubOption1Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_enabled: Option<bool>,
+    /// `dhcpOption82SubOption1Format`
+    ///
+    /// Wire name `dhcpOption82SubOption1Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_format: Option<
+        OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+    >,
+    /// `dhcpOption82SubOption2Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_enabled: Option<bool>,
+    /// `dhcpOption82SubOption2Format`
+    ///
+    /// Wire name `dhcpOption82SubOption2Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_format: Option<
+        OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+    >,
+    /// `dhcpRequestRateLimit`
+    ///
+    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "dhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_request_rate_limit: Option<i64>,
+    /// `directedThreshold`
+    ///
+    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    #[serde(
+        rename = "directedThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub directed_threshold: Option<i64>,
+    /// `dnsProxy`
+    ///
+    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy: Option<DnsProxy>,
+    /// `dnsProxyEnabled`
+    ///
+    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dnsProxyEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dns_proxy_enabled: Option<bool>,
+    /// `enableAaaVlanOverride`
+    ///
+    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAaaVlanOverride",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_aaa_vlan_override: Option<bool>,
+    /// `enableAdditionalRegulatoryDomains`
+    ///
+    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAdditionalRegulatoryDomains",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_additional_regulatory_domains: Option<bool>,
+    /// `enableAirtimeDecongestion`
+    ///
+    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAirtimeDecongestion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_airtime_decongestion: Option<bool>,
+    /// `enableAntiSpoofing`
+    ///
+    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAntiSpoofing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_anti_spoofing: Option<bool>,
+    /// `enableApHostNameAdvertisement`
+    ///
+    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableApHostNameAdvertisement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_ap_host_name_advertisement: Option<bool>,
+    /// `enableArpRequestRateLimit`
+    ///
+    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableArpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_arp_request_rate_limit: Option<bool>,
+    /// `enableBandBalancing`
+    ///
+    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableBandBalancing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_band_balancing: Option<bool>,
+    /// `enableDhcpRequestRateLimit`
+    ///
+    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableDhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_dhcp_request_rate_limit: Option<bool>,
+    /// `enableGtkRekey`
+    ///
+    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
+    pub enable_gtk_rekey: Option<bool>,
+    /// `enableJoinRSSIThreshold`
+    ///
+    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableJoinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_join_rssi_threshold: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    /// `enableNeighborReport`
+    ///
+    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableNeighborReport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_neighbor_report: Option<bool>,
+    /// `enableOptimizedConnectivityExperience`
+    ///
+    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableOptimizedConnectivityExperience",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_optimized_connectivity_experience: Option<bool>,
+    /// `enableSyslog`
+    ///
+    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
+    pub enable_syslog: Option<bool>,
+    /// `enableTransientClientManagement`
+    ///
+    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableTransientClientManagement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_transient_client_management: Option<bool>,
+    /// `forceMobileDeviceDhcp`
+    ///
+    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceMobileDeviceDhcp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_mobile_device_dhcp: Option<bool>,
+    /// `hideSsid`
+    ///
+    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
+    pub hide_ssid: Option<bool>,
+    /// `joinExpireTime`
+    ///
+    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_expire_time: Option<i64>,
+    /// `joinRSSIThreshold`
+    ///
+    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "joinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_rssi_threshold: Option<i64>,
+    /// `joinWaitThreshold`
+    ///
+    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    #[serde(
+        rename = "joinWaitThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_wait_threshold: Option<i64>,
+    /// `joinWaitTime`
+    ///
+    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_wait_time: Option<i64>,
+    /// `maxClientsOnWlanPerRadio`
+    ///
+    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    #[serde(
+        rename = "maxClientsOnWlanPerRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_clients_on_wlan_per_radio: Option<i64>,
+    /// `multiLinkOperationEnabled`
+    ///
+    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multiLinkOperationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_enabled: Option<bool>,
+    /// `multiLinkOperationOptions`
+    ///
+    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    #[serde(
+        rename = "multiLinkOperationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastFilterEnabled`
+    ///
+    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multicastFilterEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_filter_enabled: Option<bool>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `proxyARP`
+    ///
+    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
+    pub proxy_arp: Option<bool>,
+    /// `qosMapSetEnabled`
+    ///
+    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMapSetEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_enabled: Option<bool>,
+    /// `qosMapSetOptions`
+    ///
+    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    #[serde(
+        rename = "qosMapSetOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_options: Option<QosMapSetOptions>,
+    /// `qosMirroringEnabled`
+    ///
+    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMirroringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_enabled: Option<bool>,
+    /// `qosMirroringScope`
+    ///
+    /// Wire name `qosMirroringScope`; `OpenWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    #[serde(
+        rename = "qosMirroringScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_scope: Option<OpenWifiWlanAdvancedCustomizationQosMirroringScope>,
+    /// `radioCustomization`
+    ///
+    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    #[serde(
+        rename = "radioCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_customization: Option<WlanRadioCustomization>,
+    /// `radiusOptions`
+    ///
+    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
+    pub radius_options: Option<RadiusOptions>,
+    /// `respectiveAccessControl`
+    ///
+    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "respectiveAccessControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub respective_access_control: Option<bool>,
+    /// `rssiAssociationRejectionThreshold`
+    ///
+    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "rssiAssociationRejectionThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rssi_association_rejection_threshold: Option<i64>,
+    /// `totalDownlinkRateLimiting`
+    ///
+    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_downlink_rate_limiting: Option<i64>,
+    /// `totalUplinkRateLimiting`
+    ///
+    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_uplink_rate_limiting: Option<i64>,
+    /// `userDownlinkRateLimiting`
+    ///
+    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_downlink_rate_limiting: Option<i64>,
+    /// `userUplinkRateLimiting`
+    ///
+    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_uplink_rate_limiting: Option<i64>,
+    /// `wifi6Enabled`
+    ///
+    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi6_enabled: Option<bool>,
+    /// `wifi7Enabled`
+    ///
+    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi7_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OpenWifiWlanAdvancedCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_visibility_enabled: None,
+            arp_request_rate_limit: None,
+            broadcast_probe_response_delay: None,
+            bss_priority: None,
+            client_inactivity_timeout: None,
+            client_isolation: None,
+            client_isolation_options: None,
+            client_load_balancing_enable: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_mac_format: None,
+            dhcp_option82_sub_option150_enabled: None,
+            dhcp_option82_sub_option151_enabled: None,
+            dhcp_option82_sub_option151_format: None,
+            dhcp_option82_sub_option151_input: None,
+            dhcp_option82_sub_option1_enabled: None,
+            dhcp_option82_sub_option1_format: None,
+            dhcp_option82_sub_option2_enabled: None,
+            dhcp_option82_sub_option2_format: None,
+            dhcp_request_rate_limit: None,
+            directed_threshold: None,
+            dns_proxy: None,
+            dns_proxy_enabled: None,
+            enable_aaa_vlan_override: None,
+            enable_additional_regulatory_domains: None,
+            enable_airtime_decongestion: None,
+            enable_anti_spoofing: None,
+            enable_ap_host_name_advertisement: None,
+            enable_arp_request_rate_limit: None,
+            enable_band_balancing: None,
+            enable_dhcp_request_rate_limit: None,
+            enable_gtk_rekey: None,
+            enable_join_rssi_threshold: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_neighbor_report: None,
+            enable_optimized_connectivity_experience: None,
+            enable_syslog: None,
+            enable_transient_client_management: None,
+            force_mobile_device_dhcp: None,
+            hide_ssid: None,
+            join_expire_time: None,
+            join_rssi_threshold: None,
+            join_wait_threshold: None,
+            join_wait_time: None,
+            max_clients_on_wlan_per_radio: None,
+            multi_link_operation_enabled: None,
+            multi_link_operation_options: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_filter_enabled: None,
+            multicast_uplink_rate_limiting: None,
+            proxy_arp: None,
+            qos_map_set_enabled: None,
+            qos_map_set_options: None,
+            qos_mirroring_enabled: None,
+            qos_mirroring_scope: None,
+            radio_customization: None,
+            radius_options: None,
+            respective_access_control: None,
+            rssi_association_rejection_threshold: None,
+            total_downlink_rate_limiting: None,
+            total_uplink_rate_limiting: None,
+            user_downlink_rate_limiting: None,
+            user_uplink_rate_limiting: None,
+            wifi6_enabled: None,
+            wifi7_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationVisibilityEnabled`.
+    pub fn with_application_visibility_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.application_visibility_enabled = Some(value.into());
+        self
+    }
+    /// Sets `arpRequestRateLimit`.
+    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `broadcastProbeResponseDelay`.
+    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
+        self.broadcast_probe_response_delay = Some(value.into());
+        self
+    }
+    /// Sets `bssPriority`.
+    pub fn with_bss_priority(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomizationBssPriority>,
+    ) -> Self {
+        self.bss_priority = Some(value.into());
+        self
+    }
+    /// Sets `clientInactivityTimeout`.
+    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.client_inactivity_timeout = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolation`.
+    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationOptions`.
+    pub fn with_client_isolation_options(
+        mut self,
+        value: impl Into<ClientIsolationOptions>,
+    ) -> Self {
+        self.client_isolation_options = Some(value.into());
+        self
+    }
+    /// Sets `clientLoadBalancingEnable`.
+    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
+        self.client_load_balancing_enable = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82MacFormat`.
+    pub fn with_dhcp_option82_mac_format(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
+    ) -> Self {
+        self.dhcp_option82_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption150Enabled`.
+    pub fn with_dhcp_option82_sub_option150_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Enabled`.
+    pub fn with_dhcp_option82_sub_option151_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Format`.
+    pub fn with_dhcp_option82_sub_option151_format(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Input`.
+    pub fn with_dhcp_option82_sub_option151_input(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_input = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Enabled`.
+    pub fn with_dhcp_option82_sub_option1_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Format`.
+    pub fn with_dhcp_option82_sub_option1_format(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Enabled`.
+    pub fn with_dhcp_option82_sub_option2_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Format`.
+    pub fn with_dhcp_option82_sub_option2_format(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRequestRateLimit`.
+    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `directedThreshold`.
+    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.directed_threshold = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxy`.
+    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
+        self.dns_proxy = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxyEnabled`.
+    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dns_proxy_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAaaVlanOverride`.
+    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
+        self.enable_aaa_vlan_override = Some(value.into());
+        self
+    }
+    /// Sets `enableAdditionalRegulatoryDomains`.
+    pub fn with_enable_additional_regulatory_domains(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_additional_regulatory_domains = Some(value.into());
+        self
+    }
+    /// Sets `enableAirtimeDecongestion`.
+    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
+        self.enable_airtime_decongestion = Some(value.into());
+        self
+    }
+    /// Sets `enableAntiSpoofing`.
+    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_anti_spoofing = Some(value.into());
+        self
+    }
+    /// Sets `enableApHostNameAdvertisement`.
+    pub fn with_enable_ap_host_name_advertisement(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_ap_host_name_advertisement = Some(value.into());
+        self
+    }
+    /// Sets `enableArpRequestRateLimit`.
+    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
+        self.enable_arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableBandBalancing`.
+    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_band_balancing = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcpRequestRateLimit`.
+    pub fn with_enable_dhcp_request_rate_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableGtkRekey`.
+    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
+        self.enable_gtk_rekey = Some(value.into());
+        self
+    }
+    /// Sets `enableJoinRSSIThreshold`.
+    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
+        self.enable_join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting6G`.
+    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting6G`.
+    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableNeighborReport`.
+    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
+        self.enable_neighbor_report = Some(value.into());
+        self
+    }
+    /// Sets `enableOptimizedConnectivityExperience`.
+    pub fn with_enable_optimized_connectivity_experience(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_optimized_connectivity_experience = Some(value.into());
+        self
+    }
+    /// Sets `enableSyslog`.
+    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
+        self.enable_syslog = Some(value.into());
+        self
+    }
+    /// Sets `enableTransientClientManagement`.
+    pub fn with_enable_transient_client_management(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_transient_client_management = Some(value.into());
+        self
+    }
+    /// Sets `forceMobileDeviceDhcp`.
+    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.force_mobile_device_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `hideSsid`.
+    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
+        self.hide_ssid = Some(value.into());
+        self
+    }
+    /// Sets `joinExpireTime`.
+    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_expire_time = Some(value.into());
+        self
+    }
+    /// Sets `joinRSSIThreshold`.
+    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitThreshold`.
+    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitTime`.
+    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_time = Some(value.into());
+        self
+    }
+    /// Sets `maxClientsOnWlanPerRadio`.
+    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
+        self.max_clients_on_wlan_per_radio = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationEnabled`.
+    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multi_link_operation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationOptions`.
+    pub fn with_multi_link_operation_options(
+        mut self,
+        value: impl Into<MultiLinkOperationOptions>,
+    ) -> Self {
+        self.multi_link_operation_options = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastFilterEnabled`.
+    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multicast_filter_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `proxyARP`.
+    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
+        self.proxy_arp = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetEnabled`.
+    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_map_set_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetOptions`.
+    pub fn with_qos_map_set_options(
+        mut self,
+        value: impl Into<QosMapSetOptions>,
+    ) -> Self {
+        self.qos_map_set_options = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringEnabled`.
+    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_mirroring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringScope`.
+    pub fn with_qos_mirroring_scope(
+        mut self,
+        value: impl Into<OpenWifiWlanAdvancedCustomizationQosMirroringScope>,
+    ) -> Self {
+        self.qos_mirroring_scope = Some(value.into());
+        self
+    }
+    /// Sets `radioCustomization`.
+    pub fn with_radio_customization(
+        mut self,
+        value: impl Into<WlanRadioCustomization>,
+    ) -> Self {
+        self.radio_customization = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
+        self.radius_options = Some(value.into());
+        self
+    }
+    /// Sets `respectiveAccessControl`.
+    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
+        self.respective_access_control = Some(value.into());
+        self
+    }
+    /// Sets `rssiAssociationRejectionThreshold`.
+    pub fn with_rssi_association_rejection_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.rssi_association_rejection_threshold = Some(value.into());
+        self
+    }
+    /// Sets `totalDownlinkRateLimiting`.
+    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `totalUplinkRateLimiting`.
+    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userDownlinkRateLimiting`.
+    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userUplinkRateLimiting`.
+    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `wifi6Enabled`.
+    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi6_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wifi7Enabled`.
+    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Open wifi wlan advanced customization bss priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanAdvancedCustomizationBssPriority {
+    /// `HIGH`
+    High,
+    /// `LOW`
+    Low,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanAdvancedCustomizationBssPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::High => "HIGH",
+            Self::Low => "LOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanAdvancedCustomizationBssPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "HIGH" => Self::High,
+            "LOW" => Self::Low,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OpenWifiWlanAdvancedCustomizationBssPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OpenWifiWlanAdvancedCustomizationBssPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for OpenWifiWlanAdvancedCustomizationBssPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Open wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// `NODELIMITER`
+    Nodelimiter,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Nodelimiter => "NODELIMITER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            "NODELIMITER" => Self::Nodelimiter,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Open wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// `SUBOPT151_AREA_NAME`
+    Subopt151AreaName,
+    /// `SUBOPT151_ESSID`
+    Subopt151Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
+            Self::Subopt151Essid => "SUBOPT151_ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
+            "SUBOPT151_ESSID" => Self::Subopt151Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Open wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// `SUBOPT1_AP_INFO_LOCATION`
+    Subopt1ApInfoLocation,
+    /// `SUBOPT1_AP_INFO`
+    Subopt1ApInfo,
+    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
+    Subopt1ApMacEssidPrivacytype,
+    /// `SUBOPT1_AP_MAC_hex`
+    Subopt1ApMacHex,
+    /// `SUBOPT1_AP_MAC_hex_ESSID`
+    Subopt1ApMacHexEssid,
+    /// `SUBOPT1_ESSID`
+    Subopt1Essid,
+    /// `SUBOPT1_AP_MAC`
+    Subopt1ApMac,
+    /// `SUBOPT1_AP_MAC_ESSID`
+    Subopt1ApMacEssid,
+    /// `SUBOPT1_AP_Name_ESSID`
+    Subopt1ApNameEssid,
+    /// `SUBOPT1_CUSTOMIZED`
+    Subopt1Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
+            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
+            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
+            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
+            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
+            Self::Subopt1Essid => "SUBOPT1_ESSID",
+            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
+            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
+            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
+            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
+            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
+            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
+            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
+            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
+            "SUBOPT1_ESSID" => Self::Subopt1Essid,
+            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
+            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
+            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
+            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Open wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// `SUBOPT2_CLIENT_MAC`
+    Subopt2ClientMac,
+    /// `SUBOPT2_CLIENT_MAC_hex`
+    Subopt2ClientMacHex,
+    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
+    Subopt2ClientMacHexEssid,
+    /// `SUBOPT2_AP_MAC`
+    Subopt2ApMac,
+    /// `SUBOPT2_AP_MAC_hex`
+    Subopt2ApMacHex,
+    /// `SUBOPT2_AP_MAC_hex_ESSID`
+    Subopt2ApMacHexEssid,
+    /// `SUBOPT2_AP_MAC_ESSID`
+    Subopt2ApMacEssid,
+    /// `SUBOPT2_AP_Name`
+    Subopt2ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
+            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
+            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
+            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
+            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
+            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
+            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
+            Self::Subopt2ApName => "SUBOPT2_AP_Name",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
+            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
+            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
+            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
+            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
+            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
+            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
+            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Open wifi wlan advanced customization qos mirroring scope: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// `MSCS_REQUESTS_ONLY`
+    MscsRequestsOnly,
+    /// `ALL_CLIENTS`
+    AllClients,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
+            Self::AllClients => "ALL_CLIENTS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
+            "ALL_CLIENTS" => Self::AllClients,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OpenWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OpenWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for OpenWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Open wifi wlan wlan security: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OpenWifiWlanWlanSecurity {
+    /// `Open`
+    Open,
+    /// `OWE`
+    Owe,
+    /// `OWETransition`
+    OweTransition,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl OpenWifiWlanWlanSecurity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Open => "Open",
+            Self::Owe => "OWE",
+            Self::OweTransition => "OWETransition",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for OpenWifiWlanWlanSecurity {
+    fn from(s: &str) -> Self {
+        match s {
+            "Open" => Self::Open,
+            "OWE" => Self::Owe,
+            "OWETransition" => Self::OweTransition,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for OpenWifiWlanWlanSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for OpenWifiWlanWlanSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Operation response guest user, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserDtoV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OperationResponseGuestUser {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `GuestUser`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<GuestUser>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OperationResponseGuestUser {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<GuestUser>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Operation response guest user without id, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
@@ -3049,13 +13460,11 @@ pub struct OperationResponseGuestUserWithoutId {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `GuestUserWithoutId`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<GuestUserWithoutId>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3082,6 +13491,48 @@ impl OperationResponseGuestUserWithoutId {
         self
     }
 }
+/// Operation response list guest user import response, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml OperationResponseListGuestUserImportResponseV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct OperationResponseListGuestUserImportResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `array<GuestUserImport>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<Vec<GuestUserImport>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl OperationResponseListGuestUserImportResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<Vec<GuestUserImport>>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Operation response portal service profile, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
@@ -3093,13 +13544,11 @@ pub struct OperationResponsePortalServiceProfile {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `PortalServiceProfile`; optional.
-    /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<PortalServiceProfile>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3137,19 +13586,16 @@ pub struct PortalServiceProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `displayLangCode`
     ///
     /// Wire name `displayLangCode`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
     #[serde(
         rename = "displayLangCode",
         default,
@@ -3159,7 +13605,6 @@ pub struct PortalServiceProfileQueryData {
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3198,6 +13643,1916 @@ impl PortalServiceProfileQueryData {
         self
     }
 }
+/// Psk wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiNetwork).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PskWifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `PskWifiWlan`; required.
+    pub wlan: PskWifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PskWifiNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, type_: String, wlan: PskWifiWlan) -> Self {
+        Self {
+            id: None,
+            name,
+            type_,
+            description: None,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Psk wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PskWifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `PskWifiWlanAdvancedCustomization`; optional.
+    #[serde(
+        rename = "advancedCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub advanced_customization: Option<PskWifiWlanAdvancedCustomization>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `macAddressAuthentication`
+    ///
+    /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "macAddressAuthentication",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mac_address_authentication: Option<bool>,
+    /// `managementFrameProtection`
+    ///
+    /// Wire name `managementFrameProtection`; `PskWifiWlanManagementFrameProtection`; optional; may be null.
+    #[serde(
+        rename = "managementFrameProtection",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_frame_protection: Option<PskWifiWlanManagementFrameProtection>,
+    /// `passphrase`
+    ///
+    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `saePassphrase`
+    ///
+    /// Wire name `saePassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    #[serde(rename = "saePassphrase", default, skip_serializing_if = "Option::is_none")]
+    pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<i64>,
+    /// `wepHexKey`
+    ///
+    /// Wire name `wepHexKey`; `string`; optional.
+    #[serde(rename = "wepHexKey", default, skip_serializing_if = "Option::is_none")]
+    pub wep_hex_key: Option<String>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `PskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
+    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
+    pub wlan_security: Option<PskWifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PskWifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            enabled: None,
+            mac_address_authentication: None,
+            management_frame_protection: None,
+            passphrase: None,
+            sae_passphrase: None,
+            ssid,
+            vlan_id: None,
+            wep_hex_key: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `macAddressAuthentication`.
+    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
+        self.mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `managementFrameProtection`.
+    pub fn with_management_frame_protection(
+        mut self,
+        value: impl Into<PskWifiWlanManagementFrameProtection>,
+    ) -> Self {
+        self.management_frame_protection = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `saePassphrase`.
+    pub fn with_sae_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.sae_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wepHexKey`.
+    pub fn with_wep_hex_key(mut self, value: impl Into<String>) -> Self {
+        self.wep_hex_key = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<PskWifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
+        self
+    }
+}
+/// Psk wifi wlan advanced customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PskWifiWlanAdvancedCustomization {
+    /// `applicationVisibilityEnabled`
+    ///
+    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "applicationVisibilityEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub application_visibility_enabled: Option<bool>,
+    /// `arpRequestRateLimit`
+    ///
+    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "arpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub arp_request_rate_limit: Option<i64>,
+    /// `broadcastProbeResponseDelay`
+    ///
+    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    #[serde(
+        rename = "broadcastProbeResponseDelay",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub broadcast_probe_response_delay: Option<i64>,
+    /// `bssPriority`
+    ///
+    /// Wire name `bssPriority`; `PskWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
+    pub bss_priority: Option<PskWifiWlanAdvancedCustomizationBssPriority>,
+    /// `clientInactivityTimeout`
+    ///
+    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    #[serde(
+        rename = "clientInactivityTimeout",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_inactivity_timeout: Option<i64>,
+    /// `clientIsolation`
+    ///
+    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "clientIsolation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation: Option<bool>,
+    /// `clientIsolationOptions`
+    ///
+    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    #[serde(
+        rename = "clientIsolationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_isolation_options: Option<ClientIsolationOptions>,
+    /// `clientLoadBalancingEnable`
+    ///
+    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "clientLoadBalancingEnable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_load_balancing_enable: Option<bool>,
+    /// `dhcpOption82Enabled`
+    ///
+    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_enabled: Option<bool>,
+    /// `dhcpOption82MacFormat`
+    ///
+    /// Wire name `dhcpOption82MacFormat`; `PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    #[serde(
+        rename = "dhcpOption82MacFormat",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_mac_format: Option<
+        PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
+    >,
+    /// `dhcpOption82SubOption150Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption150Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option150_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption151Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_enabled: Option<bool>,
+    /// `dhcpOption82SubOption151Format`
+    ///
+    /// Wire name `dhcpOption82SubOption151Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption151Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_format: Option<
+        PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
+    >,
+    /// `dhcpOption82SubOption151Input`
+    ///
+    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    #[serde(
+        rename = "dhcpOption82SubOption151Input",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option151_input: Option<String>,
+    /// `dhcpOption82SubOption1Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption1Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_enabled: Option<bool>,
+    /// `dhcpOption82SubOption1Format`
+    ///
+    /// Wire name `dhcpOption82SubOption1Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption1Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option1_format: Option<
+        PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
+    >,
+    /// `dhcpOption82SubOption2Enabled`
+    ///
+    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dhcpOption82SubOption2Enabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_enabled: Option<bool>,
+    /// `dhcpOption82SubOption2Format`
+    ///
+    /// Wire name `dhcpOption82SubOption2Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    #[serde(
+        rename = "dhcpOption82SubOption2Format",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_option82_sub_option2_format: Option<
+        PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
+    >,
+    /// `dhcpRequestRateLimit`
+    ///
+    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    #[serde(
+        rename = "dhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dhcp_request_rate_limit: Option<i64>,
+    /// `directedThreshold`
+    ///
+    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    #[serde(
+        rename = "directedThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub directed_threshold: Option<i64>,
+    /// `dnsProxy`
+    ///
+    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
+    pub dns_proxy: Option<DnsProxy>,
+    /// `dnsProxyEnabled`
+    ///
+    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "dnsProxyEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dns_proxy_enabled: Option<bool>,
+    /// `enableAdditionalRegulatoryDomains`
+    ///
+    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableAdditionalRegulatoryDomains",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_additional_regulatory_domains: Option<bool>,
+    /// `enableAirtimeDecongestion`
+    ///
+    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAirtimeDecongestion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_airtime_decongestion: Option<bool>,
+    /// `enableAntiSpoofing`
+    ///
+    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableAntiSpoofing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_anti_spoofing: Option<bool>,
+    /// `enableApHostNameAdvertisement`
+    ///
+    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableApHostNameAdvertisement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_ap_host_name_advertisement: Option<bool>,
+    /// `enableArpRequestRateLimit`
+    ///
+    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableArpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_arp_request_rate_limit: Option<bool>,
+    /// `enableBandBalancing`
+    ///
+    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableBandBalancing",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_band_balancing: Option<bool>,
+    /// `enableDhcpRequestRateLimit`
+    ///
+    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableDhcpRequestRateLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_dhcp_request_rate_limit: Option<bool>,
+    /// `enableFastRoaming`
+    ///
+    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableFastRoaming",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_fast_roaming: Option<bool>,
+    /// `enableGtkRekey`
+    ///
+    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
+    pub enable_gtk_rekey: Option<bool>,
+    /// `enableJoinRSSIThreshold`
+    ///
+    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableJoinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_join_rssi_threshold: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// `enableMulticastDownlinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// `enableMulticastUplinkRateLimiting6G`
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting6G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
+    /// `enableNeighborReport`
+    ///
+    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "enableNeighborReport",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_neighbor_report: Option<bool>,
+    /// `enableOptimizedConnectivityExperience`
+    ///
+    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableOptimizedConnectivityExperience",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_optimized_connectivity_experience: Option<bool>,
+    /// `enableSyslog`
+    ///
+    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
+    pub enable_syslog: Option<bool>,
+    /// `enableTransientClientManagement`
+    ///
+    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "enableTransientClientManagement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_transient_client_management: Option<bool>,
+    /// `forceMobileDeviceDhcp`
+    ///
+    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "forceMobileDeviceDhcp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub force_mobile_device_dhcp: Option<bool>,
+    /// `hideSsid`
+    ///
+    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
+    pub hide_ssid: Option<bool>,
+    /// `joinExpireTime`
+    ///
+    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_expire_time: Option<i64>,
+    /// `joinRSSIThreshold`
+    ///
+    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "joinRSSIThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_rssi_threshold: Option<i64>,
+    /// `joinWaitThreshold`
+    ///
+    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    #[serde(
+        rename = "joinWaitThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub join_wait_threshold: Option<i64>,
+    /// `joinWaitTime`
+    ///
+    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
+    pub join_wait_time: Option<i64>,
+    /// `maxClientsOnWlanPerRadio`
+    ///
+    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    #[serde(
+        rename = "maxClientsOnWlanPerRadio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_clients_on_wlan_per_radio: Option<i64>,
+    /// `mobilityDomainId`
+    ///
+    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    #[serde(
+        rename = "mobilityDomainId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mobility_domain_id: Option<i64>,
+    /// `multiLinkOperationEnabled`
+    ///
+    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multiLinkOperationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_enabled: Option<bool>,
+    /// `multiLinkOperationOptions`
+    ///
+    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    #[serde(
+        rename = "multiLinkOperationOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
+    /// `multicastDownlinkRateLimiting`
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// `multicastFilterEnabled`
+    ///
+    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "multicastFilterEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_filter_enabled: Option<bool>,
+    /// `multicastUplinkRateLimiting`
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// `proxyARP`
+    ///
+    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
+    pub proxy_arp: Option<bool>,
+    /// `qosMapSetEnabled`
+    ///
+    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMapSetEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_enabled: Option<bool>,
+    /// `qosMapSetOptions`
+    ///
+    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    #[serde(
+        rename = "qosMapSetOptions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_map_set_options: Option<QosMapSetOptions>,
+    /// `qosMirroringEnabled`
+    ///
+    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "qosMirroringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_enabled: Option<bool>,
+    /// `qosMirroringScope`
+    ///
+    /// Wire name `qosMirroringScope`; `PskWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    #[serde(
+        rename = "qosMirroringScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub qos_mirroring_scope: Option<PskWifiWlanAdvancedCustomizationQosMirroringScope>,
+    /// `radioCustomization`
+    ///
+    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    #[serde(
+        rename = "radioCustomization",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub radio_customization: Option<WlanRadioCustomization>,
+    /// `radiusOptions`
+    ///
+    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
+    pub radius_options: Option<RadiusOptions>,
+    /// `respectiveAccessControl`
+    ///
+    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    #[serde(
+        rename = "respectiveAccessControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub respective_access_control: Option<bool>,
+    /// `rssiAssociationRejectionThreshold`
+    ///
+    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    #[serde(
+        rename = "rssiAssociationRejectionThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rssi_association_rejection_threshold: Option<i64>,
+    /// `totalDownlinkRateLimiting`
+    ///
+    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_downlink_rate_limiting: Option<i64>,
+    /// `totalUplinkRateLimiting`
+    ///
+    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    #[serde(
+        rename = "totalUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total_uplink_rate_limiting: Option<i64>,
+    /// `userDownlinkRateLimiting`
+    ///
+    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_downlink_rate_limiting: Option<i64>,
+    /// `userUplinkRateLimiting`
+    ///
+    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    #[serde(
+        rename = "userUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_uplink_rate_limiting: Option<i64>,
+    /// `wifi6Enabled`
+    ///
+    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi6_enabled: Option<bool>,
+    /// `wifi7Enabled`
+    ///
+    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
+    pub wifi7_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PskWifiWlanAdvancedCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            application_visibility_enabled: None,
+            arp_request_rate_limit: None,
+            broadcast_probe_response_delay: None,
+            bss_priority: None,
+            client_inactivity_timeout: None,
+            client_isolation: None,
+            client_isolation_options: None,
+            client_load_balancing_enable: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_mac_format: None,
+            dhcp_option82_sub_option150_enabled: None,
+            dhcp_option82_sub_option151_enabled: None,
+            dhcp_option82_sub_option151_format: None,
+            dhcp_option82_sub_option151_input: None,
+            dhcp_option82_sub_option1_enabled: None,
+            dhcp_option82_sub_option1_format: None,
+            dhcp_option82_sub_option2_enabled: None,
+            dhcp_option82_sub_option2_format: None,
+            dhcp_request_rate_limit: None,
+            directed_threshold: None,
+            dns_proxy: None,
+            dns_proxy_enabled: None,
+            enable_additional_regulatory_domains: None,
+            enable_airtime_decongestion: None,
+            enable_anti_spoofing: None,
+            enable_ap_host_name_advertisement: None,
+            enable_arp_request_rate_limit: None,
+            enable_band_balancing: None,
+            enable_dhcp_request_rate_limit: None,
+            enable_fast_roaming: None,
+            enable_gtk_rekey: None,
+            enable_join_rssi_threshold: None,
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_downlink_rate_limiting6_g: None,
+            enable_multicast_uplink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting6_g: None,
+            enable_neighbor_report: None,
+            enable_optimized_connectivity_experience: None,
+            enable_syslog: None,
+            enable_transient_client_management: None,
+            force_mobile_device_dhcp: None,
+            hide_ssid: None,
+            join_expire_time: None,
+            join_rssi_threshold: None,
+            join_wait_threshold: None,
+            join_wait_time: None,
+            max_clients_on_wlan_per_radio: None,
+            mobility_domain_id: None,
+            multi_link_operation_enabled: None,
+            multi_link_operation_options: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_filter_enabled: None,
+            multicast_uplink_rate_limiting: None,
+            proxy_arp: None,
+            qos_map_set_enabled: None,
+            qos_map_set_options: None,
+            qos_mirroring_enabled: None,
+            qos_mirroring_scope: None,
+            radio_customization: None,
+            radius_options: None,
+            respective_access_control: None,
+            rssi_association_rejection_threshold: None,
+            total_downlink_rate_limiting: None,
+            total_uplink_rate_limiting: None,
+            user_downlink_rate_limiting: None,
+            user_uplink_rate_limiting: None,
+            wifi6_enabled: None,
+            wifi7_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `applicationVisibilityEnabled`.
+    pub fn with_application_visibility_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.application_visibility_enabled = Some(value.into());
+        self
+    }
+    /// Sets `arpRequestRateLimit`.
+    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `broadcastProbeResponseDelay`.
+    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
+        self.broadcast_probe_response_delay = Some(value.into());
+        self
+    }
+    /// Sets `bssPriority`.
+    pub fn with_bss_priority(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomizationBssPriority>,
+    ) -> Self {
+        self.bss_priority = Some(value.into());
+        self
+    }
+    /// Sets `clientInactivityTimeout`.
+    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.client_inactivity_timeout = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolation`.
+    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationOptions`.
+    pub fn with_client_isolation_options(
+        mut self,
+        value: impl Into<ClientIsolationOptions>,
+    ) -> Self {
+        self.client_isolation_options = Some(value.into());
+        self
+    }
+    /// Sets `clientLoadBalancingEnable`.
+    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
+        self.client_load_balancing_enable = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82MacFormat`.
+    pub fn with_dhcp_option82_mac_format(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
+    ) -> Self {
+        self.dhcp_option82_mac_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption150Enabled`.
+    pub fn with_dhcp_option82_sub_option150_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option150_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Enabled`.
+    pub fn with_dhcp_option82_sub_option151_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Format`.
+    pub fn with_dhcp_option82_sub_option151_format(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption151Input`.
+    pub fn with_dhcp_option82_sub_option151_input(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.dhcp_option82_sub_option151_input = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Enabled`.
+    pub fn with_dhcp_option82_sub_option1_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption1Format`.
+    pub fn with_dhcp_option82_sub_option1_format(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option1_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Enabled`.
+    pub fn with_dhcp_option82_sub_option2_enabled(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82SubOption2Format`.
+    pub fn with_dhcp_option82_sub_option2_format(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
+    ) -> Self {
+        self.dhcp_option82_sub_option2_format = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRequestRateLimit`.
+    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `directedThreshold`.
+    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.directed_threshold = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxy`.
+    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
+        self.dns_proxy = Some(value.into());
+        self
+    }
+    /// Sets `dnsProxyEnabled`.
+    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dns_proxy_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAdditionalRegulatoryDomains`.
+    pub fn with_enable_additional_regulatory_domains(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_additional_regulatory_domains = Some(value.into());
+        self
+    }
+    /// Sets `enableAirtimeDecongestion`.
+    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
+        self.enable_airtime_decongestion = Some(value.into());
+        self
+    }
+    /// Sets `enableAntiSpoofing`.
+    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_anti_spoofing = Some(value.into());
+        self
+    }
+    /// Sets `enableApHostNameAdvertisement`.
+    pub fn with_enable_ap_host_name_advertisement(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_ap_host_name_advertisement = Some(value.into());
+        self
+    }
+    /// Sets `enableArpRequestRateLimit`.
+    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
+        self.enable_arp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableBandBalancing`.
+    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
+        self.enable_band_balancing = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcpRequestRateLimit`.
+    pub fn with_enable_dhcp_request_rate_limit(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_dhcp_request_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `enableFastRoaming`.
+    pub fn with_enable_fast_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.enable_fast_roaming = Some(value.into());
+        self
+    }
+    /// Sets `enableGtkRekey`.
+    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
+        self.enable_gtk_rekey = Some(value.into());
+        self
+    }
+    /// Sets `enableJoinRSSIThreshold`.
+    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
+        self.enable_join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting6G`.
+    pub fn with_enable_multicast_downlink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting6G`.
+    pub fn with_enable_multicast_uplink_rate_limiting6_g(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
+        self
+    }
+    /// Sets `enableNeighborReport`.
+    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
+        self.enable_neighbor_report = Some(value.into());
+        self
+    }
+    /// Sets `enableOptimizedConnectivityExperience`.
+    pub fn with_enable_optimized_connectivity_experience(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_optimized_connectivity_experience = Some(value.into());
+        self
+    }
+    /// Sets `enableSyslog`.
+    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
+        self.enable_syslog = Some(value.into());
+        self
+    }
+    /// Sets `enableTransientClientManagement`.
+    pub fn with_enable_transient_client_management(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_transient_client_management = Some(value.into());
+        self
+    }
+    /// Sets `forceMobileDeviceDhcp`.
+    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.force_mobile_device_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `hideSsid`.
+    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
+        self.hide_ssid = Some(value.into());
+        self
+    }
+    /// Sets `joinExpireTime`.
+    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_expire_time = Some(value.into());
+        self
+    }
+    /// Sets `joinRSSIThreshold`.
+    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_rssi_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitThreshold`.
+    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_threshold = Some(value.into());
+        self
+    }
+    /// Sets `joinWaitTime`.
+    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
+        self.join_wait_time = Some(value.into());
+        self
+    }
+    /// Sets `maxClientsOnWlanPerRadio`.
+    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
+        self.max_clients_on_wlan_per_radio = Some(value.into());
+        self
+    }
+    /// Sets `mobilityDomainId`.
+    pub fn with_mobility_domain_id(mut self, value: impl Into<i64>) -> Self {
+        self.mobility_domain_id = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationEnabled`.
+    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multi_link_operation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multiLinkOperationOptions`.
+    pub fn with_multi_link_operation_options(
+        mut self,
+        value: impl Into<MultiLinkOperationOptions>,
+    ) -> Self {
+        self.multi_link_operation_options = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastFilterEnabled`.
+    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.multicast_filter_enabled = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `proxyARP`.
+    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
+        self.proxy_arp = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetEnabled`.
+    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_map_set_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMapSetOptions`.
+    pub fn with_qos_map_set_options(
+        mut self,
+        value: impl Into<QosMapSetOptions>,
+    ) -> Self {
+        self.qos_map_set_options = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringEnabled`.
+    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.qos_mirroring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `qosMirroringScope`.
+    pub fn with_qos_mirroring_scope(
+        mut self,
+        value: impl Into<PskWifiWlanAdvancedCustomizationQosMirroringScope>,
+    ) -> Self {
+        self.qos_mirroring_scope = Some(value.into());
+        self
+    }
+    /// Sets `radioCustomization`.
+    pub fn with_radio_customization(
+        mut self,
+        value: impl Into<WlanRadioCustomization>,
+    ) -> Self {
+        self.radio_customization = Some(value.into());
+        self
+    }
+    /// Sets `radiusOptions`.
+    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
+        self.radius_options = Some(value.into());
+        self
+    }
+    /// Sets `respectiveAccessControl`.
+    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
+        self.respective_access_control = Some(value.into());
+        self
+    }
+    /// Sets `rssiAssociationRejectionThreshold`.
+    pub fn with_rssi_association_rejection_threshold(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.rssi_association_rejection_threshold = Some(value.into());
+        self
+    }
+    /// Sets `totalDownlinkRateLimiting`.
+    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `totalUplinkRateLimiting`.
+    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.total_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userDownlinkRateLimiting`.
+    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `userUplinkRateLimiting`.
+    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.user_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `wifi6Enabled`.
+    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi6_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wifi7Enabled`.
+    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Psk wifi wlan advanced customization bss priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanAdvancedCustomizationBssPriority {
+    /// `HIGH`
+    High,
+    /// `LOW`
+    Low,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanAdvancedCustomizationBssPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::High => "HIGH",
+            Self::Low => "LOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanAdvancedCustomizationBssPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "HIGH" => Self::High,
+            "LOW" => Self::Low,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanAdvancedCustomizationBssPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanAdvancedCustomizationBssPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomizationBssPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// `COLON`
+    Colon,
+    /// `HYPHEN`
+    Hyphen,
+    /// `NODELIMITER`
+    Nodelimiter,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Colon => "COLON",
+            Self::Hyphen => "HYPHEN",
+            Self::Nodelimiter => "NODELIMITER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "COLON" => Self::Colon,
+            "HYPHEN" => Self::Hyphen,
+            "NODELIMITER" => Self::Nodelimiter,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// `SUBOPT151_AREA_NAME`
+    Subopt151AreaName,
+    /// `SUBOPT151_ESSID`
+    Subopt151Essid,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
+            Self::Subopt151Essid => "SUBOPT151_ESSID",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
+            "SUBOPT151_ESSID" => Self::Subopt151Essid,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display
+for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize
+for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// `SUBOPT1_AP_INFO_LOCATION`
+    Subopt1ApInfoLocation,
+    /// `SUBOPT1_AP_INFO`
+    Subopt1ApInfo,
+    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
+    Subopt1ApMacEssidPrivacytype,
+    /// `SUBOPT1_AP_MAC_hex`
+    Subopt1ApMacHex,
+    /// `SUBOPT1_AP_MAC_hex_ESSID`
+    Subopt1ApMacHexEssid,
+    /// `SUBOPT1_ESSID`
+    Subopt1Essid,
+    /// `SUBOPT1_AP_MAC`
+    Subopt1ApMac,
+    /// `SUBOPT1_AP_MAC_ESSID`
+    Subopt1ApMacEssid,
+    /// `SUBOPT1_AP_Name_ESSID`
+    Subopt1ApNameEssid,
+    /// `SUBOPT1_CUSTOMIZED`
+    Subopt1Customized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
+            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
+            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
+            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
+            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
+            Self::Subopt1Essid => "SUBOPT1_ESSID",
+            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
+            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
+            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
+            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
+            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
+            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
+            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
+            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
+            "SUBOPT1_ESSID" => Self::Subopt1Essid,
+            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
+            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
+            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
+            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// `SUBOPT2_CLIENT_MAC`
+    Subopt2ClientMac,
+    /// `SUBOPT2_CLIENT_MAC_hex`
+    Subopt2ClientMacHex,
+    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
+    Subopt2ClientMacHexEssid,
+    /// `SUBOPT2_AP_MAC`
+    Subopt2ApMac,
+    /// `SUBOPT2_AP_MAC_hex`
+    Subopt2ApMacHex,
+    /// `SUBOPT2_AP_MAC_hex_ESSID`
+    Subopt2ApMacHexEssid,
+    /// `SUBOPT2_AP_MAC_ESSID`
+    Subopt2ApMacEssid,
+    /// `SUBOPT2_AP_Name`
+    Subopt2ApName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
+            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
+            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
+            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
+            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
+            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
+            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
+            Self::Subopt2ApName => "SUBOPT2_AP_Name",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn from(s: &str) -> Self {
+        match s {
+            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
+            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
+            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
+            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
+            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
+            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
+            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
+            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan advanced customization qos mirroring scope: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// `MSCS_REQUESTS_ONLY`
+    MscsRequestsOnly,
+    /// `ALL_CLIENTS`
+    AllClients,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanAdvancedCustomizationQosMirroringScope {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
+            Self::AllClients => "ALL_CLIENTS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
+            "ALL_CLIENTS" => Self::AllClients,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomizationQosMirroringScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan management frame protection: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanManagementFrameProtection {
+    /// `Disabled`
+    Disabled,
+    /// `Optional`
+    Optional,
+    /// `Required`
+    Required,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanManagementFrameProtection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "Disabled",
+            Self::Optional => "Optional",
+            Self::Required => "Required",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanManagementFrameProtection {
+    fn from(s: &str) -> Self {
+        match s {
+            "Disabled" => Self::Disabled,
+            "Optional" => Self::Optional,
+            "Required" => Self::Required,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanManagementFrameProtection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanManagementFrameProtection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiWlanManagementFrameProtection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Psk wifi wlan wlan security: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlan (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PskWifiWlanWlanSecurity {
+    /// `WPAPersonal`
+    WpaPersonal,
+    /// `WPA2Personal`
+    Wpa2Personal,
+    /// `WEP`
+    Wep,
+    /// `WPA23Mixed`
+    Wpa23Mixed,
+    /// `WPA3`
+    Wpa3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PskWifiWlanWlanSecurity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::WpaPersonal => "WPAPersonal",
+            Self::Wpa2Personal => "WPA2Personal",
+            Self::Wep => "WEP",
+            Self::Wpa23Mixed => "WPA23Mixed",
+            Self::Wpa3 => "WPA3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PskWifiWlanWlanSecurity {
+    fn from(s: &str) -> Self {
+        match s {
+            "WPAPersonal" => Self::WpaPersonal,
+            "WPA2Personal" => Self::Wpa2Personal,
+            "WEP" => Self::Wep,
+            "WPA23Mixed" => Self::Wpa23Mixed,
+            "WPA3" => Self::Wpa3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PskWifiWlanWlanSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PskWifiWlanWlanSecurity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiWlanWlanSecurity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Qos map rule, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml QosMapRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QosMapRule {
+    /// `dscpExceptionValues`
+    ///
+    /// Wire name `dscpExceptionValues`; `array<integer>`; optional.
+    #[serde(
+        rename = "dscpExceptionValues",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dscp_exception_values: Option<Vec<i64>>,
+    /// `dscpHigh`
+    ///
+    /// Wire name `dscpHigh`; `integer`; required; format: int32.
+    #[serde(rename = "dscpHigh")]
+    pub dscp_high: i64,
+    /// `dscpLow`
+    ///
+    /// Wire name `dscpLow`; `integer`; required; format: int32.
+    #[serde(rename = "dscpLow")]
+    pub dscp_low: i64,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// `priority`
+    ///
+    /// Wire name `priority`; `integer`; required; format: int32; maximum: 7; minimum: 0.
+    pub priority: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QosMapRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(dscp_high: i64, dscp_low: i64, priority: i64) -> Self {
+        Self {
+            dscp_exception_values: None,
+            dscp_high,
+            dscp_low,
+            enabled: None,
+            priority,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dscpExceptionValues`.
+    pub fn with_dscp_exception_values(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.dscp_exception_values = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
+/// Qos map set options, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml QosMapSetOptions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QosMapSetOptions {
+    /// `rules`
+    ///
+    /// Wire name `rules`; `array<QosMapRule>`; optional; max_items: 8; min_items: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<QosMapRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl QosMapSetOptions {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<Vec<QosMapRule>>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
 /// Query response guest, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
@@ -3209,43 +15564,36 @@ pub struct QueryResponseGuest {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<Guest>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Guest>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -3320,43 +15668,36 @@ pub struct QueryResponseGuestUserQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<GuestUserQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<GuestUserQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -3431,43 +15772,36 @@ pub struct QueryResponsePortalServiceProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<PortalServiceProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<PortalServiceProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -3534,6 +15868,482 @@ impl QueryResponsePortalServiceProfileQueryData {
         self
     }
 }
+/// Radius options, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct RadiusOptions {
+    /// `calledStationIdType`
+    ///
+    /// Wire name `calledStationIdType`; `RadiusOptionsCalledStationIdType`; optional; may be null.
+    #[serde(
+        rename = "calledStationIdType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub called_station_id_type: Option<RadiusOptionsCalledStationIdType>,
+    /// `nasIdDelimiter`
+    ///
+    /// Wire name `nasIdDelimiter`; `RadiusOptionsNasIdDelimiter`; optional; default: DASH.
+    #[serde(rename = "nasIdDelimiter", default, skip_serializing_if = "Option::is_none")]
+    pub nas_id_delimiter: Option<RadiusOptionsNasIdDelimiter>,
+    /// `nasIdType`
+    ///
+    /// Wire name `nasIdType`; `RadiusOptionsNasIdType`; optional; default: BSSID.
+    #[serde(rename = "nasIdType", default, skip_serializing_if = "Option::is_none")]
+    pub nas_id_type: Option<RadiusOptionsNasIdType>,
+    /// `nasMaxRetry`
+    ///
+    /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
+    #[serde(rename = "nasMaxRetry", default, skip_serializing_if = "Option::is_none")]
+    pub nas_max_retry: Option<i64>,
+    /// `nasReconnectPrimaryMin`
+    ///
+    /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
+    #[serde(
+        rename = "nasReconnectPrimaryMin",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nas_reconnect_primary_min: Option<i64>,
+    /// `nasRequestTimeoutSec`
+    ///
+    /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
+    #[serde(
+        rename = "nasRequestTimeoutSec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nas_request_timeout_sec: Option<i64>,
+    /// `singleSessionIdAccounting`
+    ///
+    /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "singleSessionIdAccounting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub single_session_id_accounting: Option<bool>,
+    /// `userDefinedNasId`
+    ///
+    /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
+    #[serde(
+        rename = "userDefinedNasId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_defined_nas_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl RadiusOptions {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            called_station_id_type: None,
+            nas_id_delimiter: None,
+            nas_id_type: None,
+            nas_max_retry: None,
+            nas_reconnect_primary_min: None,
+            nas_request_timeout_sec: None,
+            single_session_id_accounting: None,
+            user_defined_nas_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `calledStationIdType`.
+    pub fn with_called_station_id_type(
+        mut self,
+        value: impl Into<RadiusOptionsCalledStationIdType>,
+    ) -> Self {
+        self.called_station_id_type = Some(value.into());
+        self
+    }
+    /// Sets `nasIdDelimiter`.
+    pub fn with_nas_id_delimiter(
+        mut self,
+        value: impl Into<RadiusOptionsNasIdDelimiter>,
+    ) -> Self {
+        self.nas_id_delimiter = Some(value.into());
+        self
+    }
+    /// Sets `nasIdType`.
+    pub fn with_nas_id_type(mut self, value: impl Into<RadiusOptionsNasIdType>) -> Self {
+        self.nas_id_type = Some(value.into());
+        self
+    }
+    /// Sets `nasMaxRetry`.
+    pub fn with_nas_max_retry(mut self, value: impl Into<i64>) -> Self {
+        self.nas_max_retry = Some(value.into());
+        self
+    }
+    /// Sets `nasReconnectPrimaryMin`.
+    pub fn with_nas_reconnect_primary_min(mut self, value: impl Into<i64>) -> Self {
+        self.nas_reconnect_primary_min = Some(value.into());
+        self
+    }
+    /// Sets `nasRequestTimeoutSec`.
+    pub fn with_nas_request_timeout_sec(mut self, value: impl Into<i64>) -> Self {
+        self.nas_request_timeout_sec = Some(value.into());
+        self
+    }
+    /// Sets `singleSessionIdAccounting`.
+    pub fn with_single_session_id_accounting(mut self, value: impl Into<bool>) -> Self {
+        self.single_session_id_accounting = Some(value.into());
+        self
+    }
+    /// Sets `userDefinedNasId`.
+    pub fn with_user_defined_nas_id(mut self, value: impl Into<String>) -> Self {
+        self.user_defined_nas_id = Some(value.into());
+        self
+    }
+}
+/// Radius options called station id type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RadiusOptionsCalledStationIdType {
+    /// `BSSID`
+    Bssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `NONE`
+    None,
+    /// `AP_GROUP`
+    ApGroup,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RadiusOptionsCalledStationIdType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Bssid => "BSSID",
+            Self::ApMac => "AP_MAC",
+            Self::None => "NONE",
+            Self::ApGroup => "AP_GROUP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RadiusOptionsCalledStationIdType {
+    fn from(s: &str) -> Self {
+        match s {
+            "BSSID" => Self::Bssid,
+            "AP_MAC" => Self::ApMac,
+            "NONE" => Self::None,
+            "AP_GROUP" => Self::ApGroup,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RadiusOptionsCalledStationIdType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RadiusOptionsCalledStationIdType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusOptionsCalledStationIdType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Radius options nas id delimiter: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RadiusOptionsNasIdDelimiter {
+    /// `DASH`
+    Dash,
+    /// `COLON`
+    Colon,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RadiusOptionsNasIdDelimiter {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dash => "DASH",
+            Self::Colon => "COLON",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RadiusOptionsNasIdDelimiter {
+    fn from(s: &str) -> Self {
+        match s {
+            "DASH" => Self::Dash,
+            "COLON" => Self::Colon,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RadiusOptionsNasIdDelimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RadiusOptionsNasIdDelimiter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusOptionsNasIdDelimiter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Radius options nas id type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RadiusOptionsNasIdType {
+    /// `USER`
+    User,
+    /// `BSSID`
+    Bssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `VENUE_NAME`
+    VenueName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl RadiusOptionsNasIdType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::User => "USER",
+            Self::Bssid => "BSSID",
+            Self::ApMac => "AP_MAC",
+            Self::VenueName => "VENUE_NAME",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for RadiusOptionsNasIdType {
+    fn from(s: &str) -> Self {
+        match s {
+            "USER" => Self::User,
+            "BSSID" => Self::Bssid,
+            "AP_MAC" => Self::ApMac,
+            "VENUE_NAME" => Self::VenueName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for RadiusOptionsNasIdType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for RadiusOptionsNasIdType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusOptionsNasIdType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Social identities, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentities).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SocialIdentities {
+    /// `facebook`
+    ///
+    /// Wire name `facebook`; `SocialIdentity`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facebook: Option<SocialIdentity>,
+    /// `google`
+    ///
+    /// Wire name `google`; `SocialIdentity`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub google: Option<SocialIdentity>,
+    /// `linkedin`
+    ///
+    /// Wire name `linkedin`; `SocialIdentity`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linkedin: Option<SocialIdentity>,
+    /// `twitter`
+    ///
+    /// Wire name `twitter`; `SocialIdentity`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twitter: Option<SocialIdentity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SocialIdentities {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            facebook: None,
+            google: None,
+            linkedin: None,
+            twitter: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `facebook`.
+    pub fn with_facebook(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.facebook = Some(value.into());
+        self
+    }
+    /// Sets `google`.
+    pub fn with_google(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.google = Some(value.into());
+        self
+    }
+    /// Sets `linkedin`.
+    pub fn with_linkedin(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.linkedin = Some(value.into());
+        self
+    }
+    /// Sets `twitter`.
+    pub fn with_twitter(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.twitter = Some(value.into());
+        self
+    }
+}
+/// Social identity, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SocialIdentity {
+    /// `config`
+    ///
+    /// Wire name `config`; `OauthAppConfig`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<OauthAppConfig>,
+    /// `source`
+    ///
+    /// Wire name `source`; `SocialIdentitySource`; optional; default: RUCKUS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SocialIdentitySource>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SocialIdentity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            config: None,
+            source: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `config`.
+    pub fn with_config(mut self, value: impl Into<OauthAppConfig>) -> Self {
+        self.config = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<SocialIdentitySource>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+}
+/// Social identity source: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SocialIdentitySource {
+    /// `RUCKUS`
+    Ruckus,
+    /// `CUSTOM`
+    Custom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SocialIdentitySource {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ruckus => "RUCKUS",
+            Self::Custom => "CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SocialIdentitySource {
+    fn from(s: &str) -> Self {
+        match s {
+            "RUCKUS" => Self::Ruckus,
+            "CUSTOM" => Self::Custom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SocialIdentitySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SocialIdentitySource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Venue wifi network settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
@@ -3545,7 +16355,6 @@ pub struct VenueWifiNetworkSettings {
     /// `allApGroupsRadioTypes`
     ///
     /// Wire name `allApGroupsRadioTypes`; `array<VenueWifiNetworkSettingsAllApGroupsRadioTypes>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
     #[serde(
         rename = "allApGroupsRadioTypes",
         default,
@@ -3557,7 +16366,6 @@ pub struct VenueWifiNetworkSettings {
     /// `allApGroupsVlanId`
     ///
     /// Wire name `allApGroupsVlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
     #[serde(
         rename = "allApGroupsVlanId",
         default,
@@ -3567,13 +16375,11 @@ pub struct VenueWifiNetworkSettings {
     /// `isAllApGroups`
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
     #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
     /// `scheduler`
     ///
     /// Wire name `scheduler`; `NetworkVenueScheduler`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scheduler: Option<NetworkVenueScheduler>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3667,6 +16473,649 @@ impl serde::Serialize for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Wifi network: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
+///
+/// One of 6 types, chosen by the string in the wire field `type`. Forward compatible: a value with another `type` (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose `type` names a variant but does not decode as its type is an error.
+///
+/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum WifiNetwork {
+    /// A `AaaWifiNetwork` value: chosen when the wire field `type` is `AAAWifiNetwork`.
+    Aaa(AaaWifiNetwork),
+    /// A `DpskWifiNetwork` value: chosen when the wire field `type` is `DpskWifiNetwork`.
+    Dpsk(DpskWifiNetwork),
+    /// A `GuestWifiNetwork` value: chosen when the wire field `type` is `GuestWifiNetwork`.
+    Guest(GuestWifiNetwork),
+    /// A `Hotspot20WifiNetwork` value: chosen when the wire field `type` is `Hotspot20WifiNetwork`.
+    Hotspot20(Hotspot20WifiNetwork),
+    /// A `OpenWifiNetwork` value: chosen when the wire field `type` is `OpenWifiNetwork`.
+    Open(OpenWifiNetwork),
+    /// A `PskWifiNetwork` value: chosen when the wire field `type` is `PskWifiNetwork`.
+    Psk(PskWifiNetwork),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl From<AaaWifiNetwork> for WifiNetwork {
+    fn from(value: AaaWifiNetwork) -> Self {
+        Self::Aaa(value)
+    }
+}
+impl From<DpskWifiNetwork> for WifiNetwork {
+    fn from(value: DpskWifiNetwork) -> Self {
+        Self::Dpsk(value)
+    }
+}
+impl From<GuestWifiNetwork> for WifiNetwork {
+    fn from(value: GuestWifiNetwork) -> Self {
+        Self::Guest(value)
+    }
+}
+impl From<Hotspot20WifiNetwork> for WifiNetwork {
+    fn from(value: Hotspot20WifiNetwork) -> Self {
+        Self::Hotspot20(value)
+    }
+}
+impl From<OpenWifiNetwork> for WifiNetwork {
+    fn from(value: OpenWifiNetwork) -> Self {
+        Self::Open(value)
+    }
+}
+impl From<PskWifiNetwork> for WifiNetwork {
+    fn from(value: PskWifiNetwork) -> Self {
+        Self::Psk(value)
+    }
+}
+impl serde::Serialize for WifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Aaa(v) => serde::Serialize::serialize(v, serializer),
+            Self::Dpsk(v) => serde::Serialize::serialize(v, serializer),
+            Self::Guest(v) => serde::Serialize::serialize(v, serializer),
+            Self::Hotspot20(v) => serde::Serialize::serialize(v, serializer),
+            Self::Open(v) => serde::Serialize::serialize(v, serializer),
+            Self::Psk(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        Ok(
+            match ruckus_one_runtime::union::tag(&value, "type") {
+                Some("AAAWifiNetwork") => {
+                    Self::Aaa(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "WifiNetwork",
+                            "AAAWifiNetwork",
+                        )?,
+                    )
+                }
+                Some("DpskWifiNetwork") => {
+                    Self::Dpsk(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "WifiNetwork",
+                            "DpskWifiNetwork",
+                        )?,
+                    )
+                }
+                Some("GuestWifiNetwork") => {
+                    Self::Guest(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "WifiNetwork",
+                            "GuestWifiNetwork",
+                        )?,
+                    )
+                }
+                Some("Hotspot20WifiNetwork") => {
+                    Self::Hotspot20(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "WifiNetwork",
+                            "Hotspot20WifiNetwork",
+                        )?,
+                    )
+                }
+                Some("OpenWifiNetwork") => {
+                    Self::Open(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "WifiNetwork",
+                            "OpenWifiNetwork",
+                        )?,
+                    )
+                }
+                Some("PskWifiNetwork") => {
+                    Self::Psk(
+                        ruckus_one_runtime::union::decode(
+                            value,
+                            "WifiNetwork",
+                            "PskWifiNetwork",
+                        )?,
+                    )
+                }
+                _ => Self::Unknown(value),
+            },
+        )
+    }
+}
+/// Wifi wispr page, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiWisprPage {
+    /// `authType`
+    ///
+    /// Wire name `authType`; `WifiWisprPageAuthType`; optional; default: RADIUS.
+    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
+    pub auth_type: Option<WifiWisprPageAuthType>,
+    /// `captivePortalUrl`
+    ///
+    /// Wire name `captivePortalUrl`; `string`; required.
+    #[serde(rename = "captivePortalUrl")]
+    pub captive_portal_url: String,
+    /// `customExternalProvider`
+    ///
+    /// Wire name `customExternalProvider`; `boolean`; optional; default: false.
+    #[serde(
+        rename = "customExternalProvider",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub custom_external_provider: Option<bool>,
+    /// `externalProviderName`
+    ///
+    /// Wire name `externalProviderName`; `string`; optional.
+    #[serde(
+        rename = "externalProviderName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_provider_name: Option<String>,
+    /// `externalProviderRegion`
+    ///
+    /// Wire name `externalProviderRegion`; `string`; optional.
+    #[serde(
+        rename = "externalProviderRegion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_provider_region: Option<String>,
+    /// `integrationKey`
+    ///
+    /// Wire name `integrationKey`; `string`; optional.
+    #[serde(rename = "integrationKey", default, skip_serializing_if = "Option::is_none")]
+    pub integration_key: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiWisprPage {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(captive_portal_url: String) -> Self {
+        Self {
+            auth_type: None,
+            captive_portal_url,
+            custom_external_provider: None,
+            external_provider_name: None,
+            external_provider_region: None,
+            integration_key: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(mut self, value: impl Into<WifiWisprPageAuthType>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `customExternalProvider`.
+    pub fn with_custom_external_provider(mut self, value: impl Into<bool>) -> Self {
+        self.custom_external_provider = Some(value.into());
+        self
+    }
+    /// Sets `externalProviderName`.
+    pub fn with_external_provider_name(mut self, value: impl Into<String>) -> Self {
+        self.external_provider_name = Some(value.into());
+        self
+    }
+    /// Sets `externalProviderRegion`.
+    pub fn with_external_provider_region(mut self, value: impl Into<String>) -> Self {
+        self.external_provider_region = Some(value.into());
+        self
+    }
+    /// Sets `integrationKey`.
+    pub fn with_integration_key(mut self, value: impl Into<String>) -> Self {
+        self.integration_key = Some(value.into());
+        self
+    }
+}
+/// Wifi wispr page auth type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WifiWisprPageAuthType {
+    /// `RADIUS`
+    Radius,
+    /// `ALWAYS_ACCEPT`
+    AlwaysAccept,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WifiWisprPageAuthType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Radius => "RADIUS",
+            Self::AlwaysAccept => "ALWAYS_ACCEPT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WifiWisprPageAuthType {
+    fn from(s: &str) -> Self {
+        match s {
+            "RADIUS" => Self::Radius,
+            "ALWAYS_ACCEPT" => Self::AlwaysAccept,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WifiWisprPageAuthType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WifiWisprPageAuthType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiWisprPageAuthType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Wlan radio customization, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WlanRadioCustomization {
+    /// `bssMinimumPhyRate`
+    ///
+    /// Wire name `bssMinimumPhyRate`; `WlanRadioCustomizationBssMinimumPhyRate`; optional; default: _default.
+    #[serde(
+        rename = "bssMinimumPhyRate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bss_minimum_phy_rate: Option<WlanRadioCustomizationBssMinimumPhyRate>,
+    /// `managementFrameMinimumPhyRate`
+    ///
+    /// Wire name `managementFrameMinimumPhyRate`; `WlanRadioCustomizationManagementFrameMinimumPhyRate`; optional; default: _6.
+    #[serde(
+        rename = "managementFrameMinimumPhyRate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub management_frame_minimum_phy_rate: Option<
+        WlanRadioCustomizationManagementFrameMinimumPhyRate,
+    >,
+    /// `phyTypeConstraint`
+    ///
+    /// Wire name `phyTypeConstraint`; `WlanRadioCustomizationPhyTypeConstraint`; optional; default: OFDM.
+    #[serde(
+        rename = "phyTypeConstraint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub phy_type_constraint: Option<WlanRadioCustomizationPhyTypeConstraint>,
+    /// `rfBandUsage`
+    ///
+    /// Wire name `rfBandUsage`; `WlanRadioCustomizationRfBandUsage`; optional; default: BOTH.
+    #[serde(rename = "rfBandUsage", default, skip_serializing_if = "Option::is_none")]
+    pub rf_band_usage: Option<WlanRadioCustomizationRfBandUsage>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WlanRadioCustomization {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            bss_minimum_phy_rate: None,
+            management_frame_minimum_phy_rate: None,
+            phy_type_constraint: None,
+            rf_band_usage: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bssMinimumPhyRate`.
+    pub fn with_bss_minimum_phy_rate(
+        mut self,
+        value: impl Into<WlanRadioCustomizationBssMinimumPhyRate>,
+    ) -> Self {
+        self.bss_minimum_phy_rate = Some(value.into());
+        self
+    }
+    /// Sets `managementFrameMinimumPhyRate`.
+    pub fn with_management_frame_minimum_phy_rate(
+        mut self,
+        value: impl Into<WlanRadioCustomizationManagementFrameMinimumPhyRate>,
+    ) -> Self {
+        self.management_frame_minimum_phy_rate = Some(value.into());
+        self
+    }
+    /// Sets `phyTypeConstraint`.
+    pub fn with_phy_type_constraint(
+        mut self,
+        value: impl Into<WlanRadioCustomizationPhyTypeConstraint>,
+    ) -> Self {
+        self.phy_type_constraint = Some(value.into());
+        self
+    }
+    /// Sets `rfBandUsage`.
+    pub fn with_rf_band_usage(
+        mut self,
+        value: impl Into<WlanRadioCustomizationRfBandUsage>,
+    ) -> Self {
+        self.rf_band_usage = Some(value.into());
+        self
+    }
+}
+/// Wlan radio customization bss minimum phy rate: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WlanRadioCustomizationBssMinimumPhyRate {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `5.5`
+    V55,
+    /// `12`
+    V12,
+    /// `24`
+    V24,
+    /// `default`
+    Default,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WlanRadioCustomizationBssMinimumPhyRate {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V55 => "5.5",
+            Self::V12 => "12",
+            Self::V24 => "24",
+            Self::Default => "default",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WlanRadioCustomizationBssMinimumPhyRate {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "5.5" => Self::V55,
+            "12" => Self::V12,
+            "24" => Self::V24,
+            "default" => Self::Default,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WlanRadioCustomizationBssMinimumPhyRate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WlanRadioCustomizationBssMinimumPhyRate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationBssMinimumPhyRate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Wlan radio customization management frame minimum phy rate: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WlanRadioCustomizationManagementFrameMinimumPhyRate {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `5.5`
+    V55,
+    /// `6`
+    V6,
+    /// `9`
+    V9,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `18`
+    V18,
+    /// `24`
+    V24,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WlanRadioCustomizationManagementFrameMinimumPhyRate {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V55 => "5.5",
+            Self::V6 => "6",
+            Self::V9 => "9",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V18 => "18",
+            Self::V24 => "24",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WlanRadioCustomizationManagementFrameMinimumPhyRate {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "5.5" => Self::V55,
+            "6" => Self::V6,
+            "9" => Self::V9,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "18" => Self::V18,
+            "24" => Self::V24,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WlanRadioCustomizationManagementFrameMinimumPhyRate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WlanRadioCustomizationManagementFrameMinimumPhyRate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for WlanRadioCustomizationManagementFrameMinimumPhyRate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Wlan radio customization phy type constraint: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WlanRadioCustomizationPhyTypeConstraint {
+    /// `OFDM`
+    Ofdm,
+    /// `NONE`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WlanRadioCustomizationPhyTypeConstraint {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ofdm => "OFDM",
+            Self::None => "NONE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WlanRadioCustomizationPhyTypeConstraint {
+    fn from(s: &str) -> Self {
+        match s {
+            "OFDM" => Self::Ofdm,
+            "NONE" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WlanRadioCustomizationPhyTypeConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WlanRadioCustomizationPhyTypeConstraint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationPhyTypeConstraint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Wlan radio customization rf band usage: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WlanRadioCustomizationRfBandUsage {
+    /// `2.4GHZ`
+    V24ghz,
+    /// `5.0GHZ`
+    V50ghz,
+    /// `BOTH`
+    Both,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl WlanRadioCustomizationRfBandUsage {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V24ghz => "2.4GHZ",
+            Self::V50ghz => "5.0GHZ",
+            Self::Both => "BOTH",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for WlanRadioCustomizationRfBandUsage {
+    fn from(s: &str) -> Self {
+        match s {
+            "2.4GHZ" => Self::V24ghz,
+            "5.0GHZ" => Self::V50ghz,
+            "BOTH" => Self::Both,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for WlanRadioCustomizationRfBandUsage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for WlanRadioCustomizationRfBandUsage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationRfBandUsage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -4354,7 +17803,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Query parameter `maxDevices` (`integer`, argument `max_devices`)
     /// - Query parameter `deliveryMethods` (`string`, builder method `delivery_methods`)
     /// - Request body (json, required): `GuestUser`
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 201: `CreateWifiNetworkGuestUserResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetworkGuestUser::version`)
     ///
     /// Notes:
@@ -7152,14 +20601,16 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<CreateWifiNetworkGuestUserResponse, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Response<CreateWifiNetworkGuestUserResponse>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

@@ -412,24 +412,20 @@ pub struct AccessControlProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
     pub name: String,
     /// `rateLimiting`
     ///
     /// Wire name `rateLimiting`; `RateLimiting`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
     #[serde(rename = "rateLimiting", default, skip_serializing_if = "Option::is_none")]
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -474,19 +470,16 @@ pub struct AccessControlProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `l2AclPolicyName`
     ///
     /// Wire name `l2AclPolicyName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "l2AclPolicyName",
         default,
@@ -496,13 +489,11 @@ pub struct AccessControlProfileQueryData {
     /// `l2AclPolicyId`
     ///
     /// Wire name `l2AclPolicyId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(rename = "l2AclPolicyId", default, skip_serializing_if = "Option::is_none")]
     pub l2_acl_policy_id: Option<String>,
     /// `l3AclPolicyName`
     ///
     /// Wire name `l3AclPolicyName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "l3AclPolicyName",
         default,
@@ -512,13 +503,11 @@ pub struct AccessControlProfileQueryData {
     /// `l3AclPolicyId`
     ///
     /// Wire name `l3AclPolicyId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(rename = "l3AclPolicyId", default, skip_serializing_if = "Option::is_none")]
     pub l3_acl_policy_id: Option<String>,
     /// `devicePolicyName`
     ///
     /// Wire name `devicePolicyName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "devicePolicyName",
         default,
@@ -528,13 +517,11 @@ pub struct AccessControlProfileQueryData {
     /// `devicePolicyId`
     ///
     /// Wire name `devicePolicyId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(rename = "devicePolicyId", default, skip_serializing_if = "Option::is_none")]
     pub device_policy_id: Option<String>,
     /// `applicationPolicyName`
     ///
     /// Wire name `applicationPolicyName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "applicationPolicyName",
         default,
@@ -544,7 +531,6 @@ pub struct AccessControlProfileQueryData {
     /// `applicationPolicyId`
     ///
     /// Wire name `applicationPolicyId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "applicationPolicyId",
         default,
@@ -554,7 +540,6 @@ pub struct AccessControlProfileQueryData {
     /// `clientRateUpLinkLimit`
     ///
     /// Wire name `clientRateUpLinkLimit`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "clientRateUpLinkLimit",
         default,
@@ -564,7 +549,6 @@ pub struct AccessControlProfileQueryData {
     /// `clientRateDownLinkLimit`
     ///
     /// Wire name `clientRateDownLinkLimit`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(
         rename = "clientRateDownLinkLimit",
         default,
@@ -574,7 +558,6 @@ pub struct AccessControlProfileQueryData {
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -678,7 +661,6 @@ pub struct AccessControlProfileV1 {
     /// `applicationPolicy`
     ///
     /// Wire name `applicationPolicy`; `IdAndEnabled`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(
         rename = "applicationPolicy",
         default,
@@ -688,42 +670,35 @@ pub struct AccessControlProfileV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `devicePolicy`
     ///
     /// Wire name `devicePolicy`; `IdAndEnabled`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(rename = "devicePolicy", default, skip_serializing_if = "Option::is_none")]
     pub device_policy: Option<IdAndEnabled>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `l2AclPolicy`
     ///
     /// Wire name `l2AclPolicy`; `IdAndEnabled`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(rename = "l2AclPolicy", default, skip_serializing_if = "Option::is_none")]
     pub l2_acl_policy: Option<IdAndEnabled>,
     /// `l3AclPolicy`
     ///
     /// Wire name `l3AclPolicy`; `IdAndEnabled`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(rename = "l3AclPolicy", default, skip_serializing_if = "Option::is_none")]
     pub l3_acl_policy: Option<IdAndEnabled>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     pub name: String,
     /// `rateLimiting`
     ///
     /// Wire name `rateLimiting`; `RateLimiting`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
     #[serde(rename = "rateLimiting", default, skip_serializing_if = "Option::is_none")]
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -792,13 +767,11 @@ pub struct Activation {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -836,19 +809,16 @@ pub struct ApActivation {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `apSerialNumber`
     ///
     /// Wire name `apSerialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
     #[serde(rename = "apSerialNumber", default, skip_serializing_if = "Option::is_none")]
     pub ap_serial_number: Option<String>,
     /// `portId`
     ///
     /// Wire name `portId`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
     #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -892,13 +862,11 @@ pub struct ApplicationLibraryApplication {
     /// `id`
     ///
     /// Wire name `id`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -936,7 +904,6 @@ pub struct ApplicationLibraryApplications {
     /// `applications`
     ///
     /// Wire name `applications`; `array<ApplicationLibraryApplication>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplications).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applications: Option<Vec<ApplicationLibraryApplication>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -971,7 +938,6 @@ pub struct ApplicationLibraryCategories {
     /// `categories`
     ///
     /// Wire name `categories`; `array<ApplicationLibraryCategory>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategories).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub categories: Option<Vec<ApplicationLibraryCategory>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1006,13 +972,11 @@ pub struct ApplicationLibraryCategory {
     /// `id`
     ///
     /// Wire name `id`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1050,7 +1014,6 @@ pub struct ApplicationLibrarySettings {
     /// `changedApplications`
     ///
     /// Wire name `changedApplications`; `array<ChangedApplication>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
     #[serde(
         rename = "changedApplications",
         default,
@@ -1060,7 +1023,6 @@ pub struct ApplicationLibrarySettings {
     /// `latestReleasedDate`
     ///
     /// Wire name `latestReleasedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
     #[serde(
         rename = "latestReleasedDate",
         default,
@@ -1070,25 +1032,21 @@ pub struct ApplicationLibrarySettings {
     /// `latestVersion`
     ///
     /// Wire name `latestVersion`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
     #[serde(rename = "latestVersion", default, skip_serializing_if = "Option::is_none")]
     pub latest_version: Option<String>,
     /// `releasedDate`
     ///
     /// Wire name `releasedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
     #[serde(rename = "releasedDate", default, skip_serializing_if = "Option::is_none")]
     pub released_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
     #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1153,24 +1111,20 @@ pub struct ApplicationPolicy {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
     pub name: String,
     /// `rules`
     ///
     /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1215,31 +1169,26 @@ pub struct ApplicationPolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1295,19 +1244,16 @@ pub struct ApplicationPolicyRule {
     /// `accessControl`
     ///
     /// Wire name `accessControl`; `ApplicationPolicyRuleAccessControl`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(rename = "accessControl", default)]
     pub access_control: Option<ApplicationPolicyRuleAccessControl>,
     /// `applicationId`
     ///
     /// Wire name `applicationId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
     pub application_id: Option<i64>,
     /// `applicationName`
     ///
     /// Wire name `applicationName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(
         rename = "applicationName",
         default,
@@ -1317,25 +1263,21 @@ pub struct ApplicationPolicyRule {
     /// `category`
     ///
     /// Wire name `category`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     /// `categoryId`
     ///
     /// Wire name `categoryId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(rename = "categoryId", default, skip_serializing_if = "Option::is_none")]
     pub category_id: Option<i64>,
     /// `destinationIp`
     ///
     /// Wire name `destinationIp`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(rename = "destinationIp", default, skip_serializing_if = "Option::is_none")]
     pub destination_ip: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(
         rename = "destinationPort",
         default,
@@ -1345,7 +1287,6 @@ pub struct ApplicationPolicyRule {
     /// `downLinkMarkingType`
     ///
     /// Wire name `downLinkMarkingType`; `ApplicationPolicyRuleDownLinkMarkingType`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(
         rename = "downLinkMarkingType",
         default,
@@ -1355,19 +1296,16 @@ pub struct ApplicationPolicyRule {
     /// `downlink`
     ///
     /// Wire name `downlink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downlink: Option<i64>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `markingPriority`
     ///
     /// Wire name `markingPriority`; `ApplicationPolicyRuleMarkingPriority`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(
         rename = "markingPriority",
         default,
@@ -1377,41 +1315,34 @@ pub struct ApplicationPolicyRule {
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     pub name: String,
     /// `netmask`
     ///
     /// Wire name `netmask`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub netmask: Option<String>,
     /// `portMapping`
     ///
     /// Wire name `portMapping`; `ApplicationPolicyRulePortMapping`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(rename = "portMapping", default, skip_serializing_if = "Option::is_none")]
     pub port_mapping: Option<ApplicationPolicyRulePortMapping>,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; required; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     pub priority: i64,
     /// `protocol`
     ///
     /// Wire name `protocol`; `ApplicationPolicyRuleProtocol`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<ApplicationPolicyRuleProtocol>,
     /// `ruleType`
     ///
     /// Wire name `ruleType`; `ApplicationPolicyRuleRuleType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(rename = "ruleType", default)]
     pub rule_type: Option<ApplicationPolicyRuleRuleType>,
     /// `upLinkMarkingType`
     ///
     /// Wire name `upLinkMarkingType`; `ApplicationPolicyRuleUpLinkMarkingType`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(
         rename = "upLinkMarkingType",
         default,
@@ -1421,7 +1352,6 @@ pub struct ApplicationPolicyRule {
     /// `uplink`
     ///
     /// Wire name `uplink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1981,31 +1911,26 @@ pub struct ApplicationPolicyV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
     pub name: String,
     /// `rules`
     ///
     /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2056,13 +1981,11 @@ pub struct ChangedApplication {
     /// `applicationId`
     ///
     /// Wire name `applicationId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
     pub application_id: Option<i64>,
     /// `applicationName`
     ///
     /// Wire name `applicationName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(
         rename = "applicationName",
         default,
@@ -2072,25 +1995,21 @@ pub struct ChangedApplication {
     /// `categoryId`
     ///
     /// Wire name `categoryId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "categoryId", default, skip_serializing_if = "Option::is_none")]
     pub category_id: Option<i64>,
     /// `categoryName`
     ///
     /// Wire name `categoryName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "categoryName", default, skip_serializing_if = "Option::is_none")]
     pub category_name: Option<String>,
     /// `impactedItems`
     ///
     /// Wire name `impactedItems`; `array<ChangedApplicationImpactedItem>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "impactedItems", default, skip_serializing_if = "Option::is_none")]
     pub impacted_items: Option<Vec<ChangedApplicationImpactedItem>>,
     /// `toApplicationId`
     ///
     /// Wire name `toApplicationId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(
         rename = "toApplicationId",
         default,
@@ -2100,7 +2019,6 @@ pub struct ChangedApplication {
     /// `toApplicationName`
     ///
     /// Wire name `toApplicationName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(
         rename = "toApplicationName",
         default,
@@ -2110,19 +2028,16 @@ pub struct ChangedApplication {
     /// `toCategoryId`
     ///
     /// Wire name `toCategoryId`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "toCategoryId", default, skip_serializing_if = "Option::is_none")]
     pub to_category_id: Option<i64>,
     /// `toCategoryName`
     ///
     /// Wire name `toCategoryName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "toCategoryName", default, skip_serializing_if = "Option::is_none")]
     pub to_category_name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `ChangedApplicationType`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<ChangedApplicationType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2211,7 +2126,6 @@ pub struct ChangedApplicationImpactedItem {
     /// `applicationPolicyId`
     ///
     /// Wire name `applicationPolicyId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
     #[serde(
         rename = "applicationPolicyId",
         default,
@@ -2221,7 +2135,6 @@ pub struct ChangedApplicationImpactedItem {
     /// `applicationPolicyName`
     ///
     /// Wire name `applicationPolicyName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
     #[serde(
         rename = "applicationPolicyName",
         default,
@@ -2231,7 +2144,6 @@ pub struct ChangedApplicationImpactedItem {
     /// `applicationPolicyRuleId`
     ///
     /// Wire name `applicationPolicyRuleId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
     #[serde(
         rename = "applicationPolicyRuleId",
         default,
@@ -2241,7 +2153,6 @@ pub struct ChangedApplicationImpactedItem {
     /// `applicationPolicyRuleName`
     ///
     /// Wire name `applicationPolicyRuleName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
     #[serde(
         rename = "applicationPolicyRuleName",
         default,
@@ -2365,13 +2276,11 @@ pub struct ClientIsolationAllowlistEntry {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
     pub mac: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -2403,24 +2312,20 @@ pub struct ClientIsolationProfile {
     /// `allowlist`
     ///
     /// Wire name `allowlist`; `array<ClientIsolationAllowlistEntry>`; required; max_items: 64; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
     pub allowlist: Vec<ClientIsolationAllowlistEntry>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -2459,31 +2364,26 @@ pub struct ClientIsolationProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `clientEntries`
     ///
     /// Wire name `clientEntries`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
     #[serde(rename = "clientEntries", default, skip_serializing_if = "Option::is_none")]
     pub client_entries: Option<Vec<String>>,
     /// `activations`
     ///
     /// Wire name `activations`; `array<Activation>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2539,30 +2439,25 @@ pub struct DevicePolicy {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `DevicePolicyDefaultAccess`; optional; default: ALLOW.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
     #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<DevicePolicyDefaultAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
     pub name: String,
     /// `rules`
     ///
     /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2671,31 +2566,26 @@ pub struct DevicePolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2889,36 +2779,30 @@ pub struct DevicePolicyV1 {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `DevicePolicyV1DefaultAccess`; optional; default: ALLOW.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
     #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<DevicePolicyV1DefaultAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
     pub name: String,
     /// `rules`
     ///
     /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3033,25 +2917,21 @@ pub struct DhcpConfigServiceProfile {
     /// `dhcpMode`
     ///
     /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDhcpMode`; optional; default: EnableOnEachAPs.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
     #[serde(rename = "dhcpMode", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_mode: Option<DhcpConfigServiceProfileDhcpMode>,
     /// `dhcpPools`
     ///
     /// Wire name `dhcpPools`; `array<DhcpPool>`; required; max_items: 4; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
     #[serde(rename = "dhcpPools")]
     pub dhcp_pools: Vec<DhcpPool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
     #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3094,37 +2974,31 @@ pub struct DhcpConfigServiceProfileDeep {
     /// `dhcpMode`
     ///
     /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDeepDhcpMode`; optional; default: EnableOnEachAPs.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
     #[serde(rename = "dhcpMode", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_mode: Option<DhcpConfigServiceProfileDeepDhcpMode>,
     /// `dhcpPools`
     ///
     /// Wire name `dhcpPools`; `array<DhcpPoolV1>`; required; max_items: 4; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
     #[serde(rename = "dhcpPools")]
     pub dhcp_pools: Vec<DhcpPoolV1>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
     #[serde(rename = "serviceName")]
     pub service_name: String,
     /// `usage`
     ///
     /// Wire name `usage`; `array<DhcpPoolVenueUsage>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Vec<DhcpPoolVenueUsage>>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3297,25 +3171,21 @@ pub struct DhcpConfigServiceProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dhcpPools`
     ///
     /// Wire name `dhcpPools`; `array<ViewmodelDhcpPool>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
     #[serde(rename = "dhcpPools", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_pools: Option<Vec<ViewmodelDhcpPool>>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3358,73 +3228,62 @@ impl DhcpConfigServiceProfileQueryData {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DhcpPool {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `endIpAddress`
     ///
     /// Wire name `endIpAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "endIpAddress")]
     pub end_ip_address: String,
     /// `leaseTimeHours`
     ///
     /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "leaseTimeHours")]
     pub lease_time_hours: i64,
     /// `leaseTimeMinutes`
     ///
     /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "leaseTimeMinutes")]
     pub lease_time_minutes: i64,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     pub name: String,
     /// `primaryDnsIp`
     ///
     /// Wire name `primaryDnsIp`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "primaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub primary_dns_ip: Option<String>,
     /// `secondaryDnsIp`
     ///
     /// Wire name `secondaryDnsIp`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "secondaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub secondary_dns_ip: Option<String>,
     /// `startIpAddress`
     ///
     /// Wire name `startIpAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "startIpAddress")]
     pub start_ip_address: String,
     /// `subnetAddress`
     ///
     /// Wire name `subnetAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "subnetAddress")]
     pub subnet_address: String,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "subnetMask")]
     pub subnet_mask: String,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
     #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3432,126 +3291,194 @@ pub struct DhcpPool {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl DhcpPool {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        end_ip_address: String,
-        lease_time_hours: i64,
-        lease_time_minutes: i64,
-        name: String,
-        start_ip_address: String,
-        subnet_address: String,
-        subnet_mask: String,
-        vlan_id: i64,
-    ) -> Self {
-        Self {
-            description: None,
-            end_ip_address,
-            lease_time_hours,
-            lease_time_minutes,
-            name,
-            primary_dns_ip: None,
-            secondary_dns_ip: None,
-            start_ip_address,
-            subnet_address,
-            subnet_mask,
-            vlan_id,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> DhcpPoolBuilder {
+        <DhcpPoolBuilder as Default>::default()
     }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`DhcpPool`]: set its fields, then call `build`.
+///
+/// Start one with `DhcpPool::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct DhcpPoolBuilder {
+    description: Option<String>,
+    end_ip_address: Option<String>,
+    lease_time_hours: Option<i64>,
+    lease_time_minutes: Option<i64>,
+    name: Option<String>,
+    primary_dns_ip: Option<String>,
+    secondary_dns_ip: Option<String>,
+    start_ip_address: Option<String>,
+    subnet_address: Option<String>,
+    subnet_mask: Option<String>,
+    vlan_id: Option<i64>,
+}
+impl DhcpPoolBuilder {
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
     }
-    /// Sets `primaryDnsIp`.
-    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `endIpAddress` (required).
+    pub fn end_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.end_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `leaseTimeHours` (required).
+    pub fn lease_time_hours(mut self, value: impl Into<i64>) -> Self {
+        self.lease_time_hours = Some(value.into());
+        self
+    }
+    /// Sets `leaseTimeMinutes` (required).
+    pub fn lease_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.lease_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp` (optional).
+    pub fn primary_dns_ip(mut self, value: impl Into<String>) -> Self {
         self.primary_dns_ip = Some(value.into());
         self
     }
-    /// Sets `secondaryDnsIp`.
-    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `secondaryDnsIp` (optional).
+    pub fn secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
         self.secondary_dns_ip = Some(value.into());
         self
+    }
+    /// Sets `startIpAddress` (required).
+    pub fn start_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.start_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetAddress` (required).
+    pub fn subnet_address(mut self, value: impl Into<String>) -> Self {
+        self.subnet_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask` (required).
+    pub fn subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `vlanId` (required).
+    pub fn vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<DhcpPool, ruckus_one_runtime::MissingField> {
+        Ok(DhcpPool {
+            description: self.description,
+            end_ip_address: self
+                .end_ip_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPool", "endIpAddress"),
+                )?,
+            lease_time_hours: self
+                .lease_time_hours
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPool", "leaseTimeHours"),
+                )?,
+            lease_time_minutes: self
+                .lease_time_minutes
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPool", "leaseTimeMinutes"),
+                )?,
+            name: self
+                .name
+                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPool", "name"))?,
+            primary_dns_ip: self.primary_dns_ip,
+            secondary_dns_ip: self.secondary_dns_ip,
+            start_ip_address: self
+                .start_ip_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPool", "startIpAddress"),
+                )?,
+            subnet_address: self
+                .subnet_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPool", "subnetAddress"),
+                )?,
+            subnet_mask: self
+                .subnet_mask
+                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPool", "subnetMask"))?,
+            vlan_id: self
+                .vlan_id
+                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPool", "vlanId"))?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Dhcp pool v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DhcpPoolV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `endIpAddress`
     ///
     /// Wire name `endIpAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "endIpAddress")]
     pub end_ip_address: String,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `leaseTimeHours`
     ///
     /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "leaseTimeHours")]
     pub lease_time_hours: i64,
     /// `leaseTimeMinutes`
     ///
     /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "leaseTimeMinutes")]
     pub lease_time_minutes: i64,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     pub name: String,
     /// `primaryDnsIp`
     ///
     /// Wire name `primaryDnsIp`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "primaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub primary_dns_ip: Option<String>,
     /// `secondaryDnsIp`
     ///
     /// Wire name `secondaryDnsIp`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "secondaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub secondary_dns_ip: Option<String>,
     /// `startIpAddress`
     ///
     /// Wire name `startIpAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "startIpAddress")]
     pub start_ip_address: String,
     /// `subnetAddress`
     ///
     /// Wire name `subnetAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "subnetAddress")]
     pub subnet_address: String,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "subnetMask")]
     pub subnet_mask: String,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
     #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3559,53 +3486,139 @@ pub struct DhcpPoolV1 {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl DhcpPoolV1 {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        end_ip_address: String,
-        lease_time_hours: i64,
-        lease_time_minutes: i64,
-        name: String,
-        start_ip_address: String,
-        subnet_address: String,
-        subnet_mask: String,
-        vlan_id: i64,
-    ) -> Self {
-        Self {
-            description: None,
-            end_ip_address,
-            id: None,
-            lease_time_hours,
-            lease_time_minutes,
-            name,
-            primary_dns_ip: None,
-            secondary_dns_ip: None,
-            start_ip_address,
-            subnet_address,
-            subnet_mask,
-            vlan_id,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> DhcpPoolV1Builder {
+        <DhcpPoolV1Builder as Default>::default()
     }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`DhcpPoolV1`]: set its fields, then call `build`.
+///
+/// Start one with `DhcpPoolV1::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct DhcpPoolV1Builder {
+    description: Option<String>,
+    end_ip_address: Option<String>,
+    id: Option<String>,
+    lease_time_hours: Option<i64>,
+    lease_time_minutes: Option<i64>,
+    name: Option<String>,
+    primary_dns_ip: Option<String>,
+    secondary_dns_ip: Option<String>,
+    start_ip_address: Option<String>,
+    subnet_address: Option<String>,
+    subnet_mask: Option<String>,
+    vlan_id: Option<i64>,
+}
+impl DhcpPoolV1Builder {
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
     }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+    /// Sets `endIpAddress` (required).
+    pub fn end_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.end_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
     }
-    /// Sets `primaryDnsIp`.
-    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `leaseTimeHours` (required).
+    pub fn lease_time_hours(mut self, value: impl Into<i64>) -> Self {
+        self.lease_time_hours = Some(value.into());
+        self
+    }
+    /// Sets `leaseTimeMinutes` (required).
+    pub fn lease_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.lease_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp` (optional).
+    pub fn primary_dns_ip(mut self, value: impl Into<String>) -> Self {
         self.primary_dns_ip = Some(value.into());
         self
     }
-    /// Sets `secondaryDnsIp`.
-    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+    /// Sets `secondaryDnsIp` (optional).
+    pub fn secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
         self.secondary_dns_ip = Some(value.into());
         self
+    }
+    /// Sets `startIpAddress` (required).
+    pub fn start_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.start_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetAddress` (required).
+    pub fn subnet_address(mut self, value: impl Into<String>) -> Self {
+        self.subnet_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask` (required).
+    pub fn subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `vlanId` (required).
+    pub fn vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<DhcpPoolV1, ruckus_one_runtime::MissingField> {
+        Ok(DhcpPoolV1 {
+            description: self.description,
+            end_ip_address: self
+                .end_ip_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "endIpAddress"),
+                )?,
+            id: self.id,
+            lease_time_hours: self
+                .lease_time_hours
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "leaseTimeHours"),
+                )?,
+            lease_time_minutes: self
+                .lease_time_minutes
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "DhcpPoolV1",
+                        "leaseTimeMinutes",
+                    ),
+                )?,
+            name: self
+                .name
+                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPoolV1", "name"))?,
+            primary_dns_ip: self.primary_dns_ip,
+            secondary_dns_ip: self.secondary_dns_ip,
+            start_ip_address: self
+                .start_ip_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "startIpAddress"),
+                )?,
+            subnet_address: self
+                .subnet_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "subnetAddress"),
+                )?,
+            subnet_mask: self
+                .subnet_mask
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "subnetMask"),
+                )?,
+            vlan_id: self
+                .vlan_id
+                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPoolV1", "vlanId"))?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Dhcp pool venue usage, with the fields the official description lists.
@@ -3619,19 +3632,16 @@ pub struct DhcpPoolVenueUsage {
     /// `totalIpCount`
     ///
     /// Wire name `totalIpCount`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
     #[serde(rename = "totalIpCount", default, skip_serializing_if = "Option::is_none")]
     pub total_ip_count: Option<i64>,
     /// `usedIpCount`
     ///
     /// Wire name `usedIpCount`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
     #[serde(rename = "usedIpCount", default, skip_serializing_if = "Option::is_none")]
     pub used_ip_count: Option<i64>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3675,12 +3685,10 @@ pub struct Epdg {
     /// `domain`
     ///
     /// Wire name `domain`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
     pub domain: String,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3713,13 +3721,11 @@ pub struct EthernetPortProfile {
     /// `authType`
     ///
     /// Wire name `authType`; `EthernetPortProfileAuthType`; optional; default: DISABLED.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<EthernetPortProfileAuthType>,
     /// `bypassMacAddressAuthentication`
     ///
     /// Wire name `bypassMacAddressAuthentication`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(
         rename = "bypassMacAddressAuthentication",
         default,
@@ -3729,7 +3735,6 @@ pub struct EthernetPortProfile {
     /// `dynamicVlanEnabled`
     ///
     /// Wire name `dynamicVlanEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(
         rename = "dynamicVlanEnabled",
         default,
@@ -3739,7 +3744,6 @@ pub struct EthernetPortProfile {
     /// `enableAccountingProxy`
     ///
     /// Wire name `enableAccountingProxy`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(
         rename = "enableAccountingProxy",
         default,
@@ -3749,7 +3753,6 @@ pub struct EthernetPortProfile {
     /// `enableAuthProxy`
     ///
     /// Wire name `enableAuthProxy`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(
         rename = "enableAuthProxy",
         default,
@@ -3759,25 +3762,21 @@ pub struct EthernetPortProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `supplicantAuthenticationOptions`
     ///
     /// Wire name `supplicantAuthenticationOptions`; `SupplicantAuthenticationOptions`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(
         rename = "supplicantAuthenticationOptions",
         default,
@@ -3787,13 +3786,11 @@ pub struct EthernetPortProfile {
     /// `type`
     ///
     /// Wire name `type`; `EthernetPortProfileType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(rename = "type", default)]
     pub type_: Option<EthernetPortProfileType>,
     /// `unauthenticatedGuestVlan`
     ///
     /// Wire name `unauthenticatedGuestVlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(
         rename = "unauthenticatedGuestVlan",
         default,
@@ -3803,13 +3800,11 @@ pub struct EthernetPortProfile {
     /// `untagId`
     ///
     /// Wire name `untagId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
     pub untag_id: Option<i64>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
     #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3989,25 +3984,21 @@ pub struct EthernetPortProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(
         rename = "apSerialNumbers",
         default,
@@ -4017,49 +4008,41 @@ pub struct EthernetPortProfileQueryData {
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `untagId`
     ///
     /// Wire name `untagId`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
     pub untag_id: Option<i64>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `isTemplate`
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// `authType`
     ///
     /// Wire name `authType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<String>,
     /// `authRadiusId`
     ///
     /// Wire name `authRadiusId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "authRadiusId", default, skip_serializing_if = "Option::is_none")]
     pub auth_radius_id: Option<String>,
     /// `accountingRadiusId`
     ///
     /// Wire name `accountingRadiusId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(
         rename = "accountingRadiusId",
         default,
@@ -4069,7 +4052,6 @@ pub struct EthernetPortProfileQueryData {
     /// `venueActivations`
     ///
     /// Wire name `venueActivations`; `array<VenueActivation>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(
         rename = "venueActivations",
         default,
@@ -4079,13 +4061,11 @@ pub struct EthernetPortProfileQueryData {
     /// `apActivations`
     ///
     /// Wire name `apActivations`; `array<ApActivation>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(rename = "apActivations", default, skip_serializing_if = "Option::is_none")]
     pub ap_activations: Option<Vec<ApActivation>>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4263,43 +4243,36 @@ pub struct Hotspot20AuthInfo {
     /// `credentialType`
     ///
     /// Wire name `credentialType`; `Hotspot20AuthInfoCredentialType`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(rename = "credentialType", default, skip_serializing_if = "Option::is_none")]
     pub credential_type: Option<Hotspot20AuthInfoCredentialType>,
     /// `eapInnerAuth`
     ///
     /// Wire name `eapInnerAuth`; `Hotspot20AuthInfoEapInnerAuth`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(rename = "eapInnerAuth", default, skip_serializing_if = "Option::is_none")]
     pub eap_inner_auth: Option<Hotspot20AuthInfoEapInnerAuth>,
     /// `info`
     ///
     /// Wire name `info`; `Hotspot20AuthInfoInfo`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub info: Option<Hotspot20AuthInfoInfo>,
     /// `nonEapAuth`
     ///
     /// Wire name `nonEapAuth`; `Hotspot20AuthInfoNonEapAuth`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(rename = "nonEapAuth", default, skip_serializing_if = "Option::is_none")]
     pub non_eap_auth: Option<Hotspot20AuthInfoNonEapAuth>,
     /// `tunneledType`
     ///
     /// Wire name `tunneledType`; `Hotspot20AuthInfoTunneledType`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(rename = "tunneledType", default, skip_serializing_if = "Option::is_none")]
     pub tunneled_type: Option<Hotspot20AuthInfoTunneledType>,
     /// `vendorId`
     ///
     /// Wire name `vendorId`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(rename = "vendorId", default, skip_serializing_if = "Option::is_none")]
     pub vendor_id: Option<String>,
     /// `vendorType`
     ///
     /// Wire name `vendorType`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
     #[serde(rename = "vendorType", default, skip_serializing_if = "Option::is_none")]
     pub vendor_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4746,13 +4719,11 @@ pub struct Hotspot20Eap {
     /// `authInfos`
     ///
     /// Wire name `authInfos`; `array<Hotspot20AuthInfo>`; optional; max_items: 4; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
     #[serde(rename = "authInfos", default, skip_serializing_if = "Option::is_none")]
     pub auth_infos: Option<Vec<Hotspot20AuthInfo>>,
     /// `method`
     ///
     /// Wire name `method`; `Hotspot20EapMethod`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<Hotspot20EapMethod>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4877,13 +4848,11 @@ pub struct Hotspot20FriendlyName {
     /// `language`
     ///
     /// Wire name `language`; `Hotspot20FriendlyNameLanguage`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
     #[serde(default)]
     pub language: Option<Hotspot20FriendlyNameLanguage>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 252; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -5013,7 +4982,6 @@ pub struct Hotspot20IdentityProvider {
     /// `accountingRadiusEnabled`
     ///
     /// Wire name `accountingRadiusEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
     #[serde(
         rename = "accountingRadiusEnabled",
         default,
@@ -5023,30 +4991,25 @@ pub struct Hotspot20IdentityProvider {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `naiRealms`
     ///
     /// Wire name `naiRealms`; `array<Hotspot20NaiRealm>`; required; max_items: 16; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
     #[serde(rename = "naiRealms")]
     pub nai_realms: Vec<Hotspot20NaiRealm>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
     pub name: String,
     /// `plmns`
     ///
     /// Wire name `plmns`; `array<Hotspot20Plmn>`; optional; max_items: 16; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plmns: Option<Vec<Hotspot20Plmn>>,
     /// `roamConsortiumOIs`
     ///
     /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortium>`; optional; max_items: 12; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
     #[serde(
         rename = "roamConsortiumOIs",
         default,
@@ -5105,31 +5068,26 @@ pub struct Hotspot20IdentityProviderQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `naiRealms`
     ///
     /// Wire name `naiRealms`; `array<ViewmodelHotspot20NaiRealm>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(rename = "naiRealms", default, skip_serializing_if = "Option::is_none")]
     pub nai_realms: Option<Vec<ViewmodelHotspot20NaiRealm>>,
     /// `plmns`
     ///
     /// Wire name `plmns`; `array<ViewmodelHotspot20Plmn>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plmns: Option<Vec<ViewmodelHotspot20Plmn>>,
     /// `roamConsortiumOIs`
     ///
     /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortiumOi>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(
         rename = "roamConsortiumOIs",
         default,
@@ -5139,13 +5097,11 @@ pub struct Hotspot20IdentityProviderQueryData {
     /// `authRadiusId`
     ///
     /// Wire name `authRadiusId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(rename = "authRadiusId", default, skip_serializing_if = "Option::is_none")]
     pub auth_radius_id: Option<String>,
     /// `accountingRadiusId`
     ///
     /// Wire name `accountingRadiusId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(
         rename = "accountingRadiusId",
         default,
@@ -5155,7 +5111,6 @@ pub struct Hotspot20IdentityProviderQueryData {
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5235,19 +5190,16 @@ pub struct Hotspot20NaiRealm {
     /// `eaps`
     ///
     /// Wire name `eaps`; `array<Hotspot20Eap>`; optional; max_items: 4; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eaps: Option<Vec<Hotspot20Eap>>,
     /// `encoding`
     ///
     /// Wire name `encoding`; `Hotspot20NaiRealmEncoding`; optional; default: RFC4282.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding: Option<Hotspot20NaiRealmEncoding>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 243; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -5340,25 +5292,21 @@ pub struct Hotspot20Operator {
     /// `domainNames`
     ///
     /// Wire name `domainNames`; `array<string>`; required; max_items: 8; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
     #[serde(rename = "domainNames")]
     pub domain_names: Vec<String>,
     /// `friendlyNames`
     ///
     /// Wire name `friendlyNames`; `array<Hotspot20FriendlyName>`; optional; max_items: 2147483647; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
     #[serde(rename = "friendlyNames", default, skip_serializing_if = "Option::is_none")]
     pub friendly_names: Option<Vec<Hotspot20FriendlyName>>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -5400,31 +5348,26 @@ pub struct Hotspot20OperatorQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `domainNames`
     ///
     /// Wire name `domainNames`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
     #[serde(rename = "domainNames", default, skip_serializing_if = "Option::is_none")]
     pub domain_names: Option<Vec<String>>,
     /// `friendlyNames`
     ///
     /// Wire name `friendlyNames`; `array<ViewmodelHotspot20FriendlyName>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
     #[serde(rename = "friendlyNames", default, skip_serializing_if = "Option::is_none")]
     pub friendly_names: Option<Vec<ViewmodelHotspot20FriendlyName>>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5483,12 +5426,10 @@ pub struct Hotspot20Plmn {
     /// `mcc`
     ///
     /// Wire name `mcc`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
     pub mcc: String,
     /// `mnc`
     ///
     /// Wire name `mnc`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
     pub mnc: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -5515,12 +5456,10 @@ pub struct Hotspot20RoamConsortium {
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
     pub name: String,
     /// `organizationId`
     ///
     /// Wire name `organizationId`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
     #[serde(rename = "organizationId")]
     pub organization_id: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5548,13 +5487,11 @@ pub struct Hotspot20RoamConsortiumOi {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `organizationId`
     ///
     /// Wire name `organizationId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
     #[serde(rename = "organizationId", default, skip_serializing_if = "Option::is_none")]
     pub organization_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5592,13 +5529,11 @@ pub struct IdAndEnabled {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5636,13 +5571,11 @@ pub struct IdAndName {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5680,31 +5613,26 @@ pub struct L2AclPolicy {
     /// `access`
     ///
     /// Wire name `access`; `L2AclPolicyAccess`; optional; default: BLOCK.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<L2AclPolicyAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `macAddresses`
     ///
     /// Wire name `macAddresses`; `array<string>`; required; max_items: 128; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
     #[serde(rename = "macAddresses")]
     pub mac_addresses: Vec<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -5804,25 +5732,21 @@ pub struct L2AclPolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `macAddressCount`
     ///
     /// Wire name `macAddressCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
     #[serde(
         rename = "macAddressCount",
         default,
@@ -5832,7 +5756,6 @@ pub struct L2AclPolicyQueryData {
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5888,31 +5811,26 @@ pub struct L3AclPolicy {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `L3AclPolicyDefaultAccess`; optional; default: ALLOW.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
     #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<L3AclPolicyDefaultAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `l3Rules`
     ///
     /// Wire name `l3Rules`; `array<L3Rule>`; optional; max_items: 128; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
     #[serde(rename = "l3Rules", default, skip_serializing_if = "Option::is_none")]
     pub l3_rules: Option<Vec<L3Rule>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -6020,31 +5938,26 @@ pub struct L3AclPolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6100,25 +6013,21 @@ pub struct L3IpPort {
     /// `enableIpSubnet`
     ///
     /// Wire name `enableIpSubnet`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
     #[serde(rename = "enableIpSubnet", default, skip_serializing_if = "Option::is_none")]
     pub enable_ip_subnet: Option<bool>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `ipMask`
     ///
     /// Wire name `ipMask`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
     #[serde(rename = "ipMask", default, skip_serializing_if = "Option::is_none")]
     pub ip_mask: Option<String>,
     /// `port`
     ///
     /// Wire name `port`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6168,48 +6077,40 @@ pub struct L3Rule {
     /// `access`
     ///
     /// Wire name `access`; `L3RuleAccess`; optional; default: ALLOW.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<L3RuleAccess>,
     /// `customProtocol`
     ///
     /// Wire name `customProtocol`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(rename = "customProtocol", default, skip_serializing_if = "Option::is_none")]
     pub custom_protocol: Option<i64>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `destination`
     ///
     /// Wire name `destination`; `L3IpPort`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<L3IpPort>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; required; format: int32; maximum: 128; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     pub priority: i64,
     /// `protocol`
     ///
     /// Wire name `protocol`; `L3RuleProtocol`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<L3RuleProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `L3IpPort`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<L3IpPort>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6413,42 +6314,36 @@ impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LbsServerProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `lbsServerVenueName`
     ///
     /// Wire name `lbsServerVenueName`; `string`; required; max_length: 16; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
     #[serde(rename = "lbsServerVenueName")]
     pub lbs_server_venue_name: String,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
     pub name: String,
     /// `password`
     ///
     /// Wire name `password`; `string`; required; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
     pub password: ruckus_one_runtime::Secret,
     /// `serverAddress`
     ///
     /// Wire name `serverAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
     #[serde(rename = "serverAddress")]
     pub server_address: String,
     /// `serverPort`
     ///
     /// Wire name `serverPort`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
     #[serde(rename = "serverPort")]
     pub server_port: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6456,28 +6351,95 @@ pub struct LbsServerProfile {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl LbsServerProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        lbs_server_venue_name: String,
-        name: String,
-        password: ruckus_one_runtime::Secret,
-        server_address: String,
-        server_port: i64,
-    ) -> Self {
-        Self {
-            id: None,
-            lbs_server_venue_name,
-            name,
-            password,
-            server_address,
-            server_port,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> LbsServerProfileBuilder {
+        <LbsServerProfileBuilder as Default>::default()
     }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+}
+/// Builder of [`LbsServerProfile`]: set its fields, then call `build`.
+///
+/// Start one with `LbsServerProfile::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct LbsServerProfileBuilder {
+    id: Option<String>,
+    lbs_server_venue_name: Option<String>,
+    name: Option<String>,
+    password: Option<ruckus_one_runtime::Secret>,
+    server_address: Option<String>,
+    server_port: Option<i64>,
+}
+impl LbsServerProfileBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
+    }
+    /// Sets `lbsServerVenueName` (required).
+    pub fn lbs_server_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.lbs_server_venue_name = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `password` (required).
+    pub fn password(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `serverAddress` (required).
+    pub fn server_address(mut self, value: impl Into<String>) -> Self {
+        self.server_address = Some(value.into());
+        self
+    }
+    /// Sets `serverPort` (required).
+    pub fn server_port(mut self, value: impl Into<i64>) -> Self {
+        self.server_port = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<LbsServerProfile, ruckus_one_runtime::MissingField> {
+        Ok(LbsServerProfile {
+            id: self.id,
+            lbs_server_venue_name: self
+                .lbs_server_venue_name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LbsServerProfile",
+                        "lbsServerVenueName",
+                    ),
+                )?,
+            name: self
+                .name
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("LbsServerProfile", "name"),
+                )?,
+            password: self
+                .password
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new("LbsServerProfile", "password"),
+                )?,
+            server_address: self
+                .server_address
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LbsServerProfile",
+                        "serverAddress",
+                    ),
+                )?,
+            server_port: self
+                .server_port
+                .ok_or(
+                    ruckus_one_runtime::MissingField::new(
+                        "LbsServerProfile",
+                        "serverPort",
+                    ),
+                )?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }
 /// Lbs server profile query data, with the fields the official description lists.
@@ -6491,19 +6453,16 @@ pub struct LbsServerProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `lbsServerVenueName`
     ///
     /// Wire name `lbsServerVenueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
     #[serde(
         rename = "lbsServerVenueName",
         default,
@@ -6513,19 +6472,16 @@ pub struct LbsServerProfileQueryData {
     /// `server`
     ///
     /// Wire name `server`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `serverConnected`
     ///
     /// Wire name `serverConnected`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
     #[serde(
         rename = "serverConnected",
         default,
@@ -6591,19 +6547,16 @@ pub struct MulticastDnsProxyProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `array<MulticastDnsProxyServiceRule>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<MulticastDnsProxyServiceRule>>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
     #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6645,25 +6598,21 @@ pub struct MulticastDnsProxyProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `array<ViewmodelMulticastDnsProxyServiceRule>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
     /// `activations`
     ///
     /// Wire name `activations`; `array<Activation>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6716,37 +6665,31 @@ pub struct MulticastDnsProxyServiceRule {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `fromVlan`
     ///
     /// Wire name `fromVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
     #[serde(rename = "fromVlan")]
     pub from_vlan: i64,
     /// `mdnsName`
     ///
     /// Wire name `mdnsName`; `string`; optional; max_length: 64; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
     #[serde(rename = "mdnsName", default, skip_serializing_if = "Option::is_none")]
     pub mdns_name: Option<String>,
     /// `mdnsProtocol`
     ///
     /// Wire name `mdnsProtocol`; `MulticastDnsProxyServiceRuleMdnsProtocol`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
     #[serde(rename = "mdnsProtocol", default, skip_serializing_if = "Option::is_none")]
     pub mdns_protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
     /// `service`
     ///
     /// Wire name `service`; `MulticastDnsProxyServiceRuleService`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
     #[serde(default)]
     pub service: Option<MulticastDnsProxyServiceRuleService>,
     /// `toVlan`
     ///
     /// Wire name `toVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
     #[serde(rename = "toVlan")]
     pub to_vlan: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6990,43 +6933,36 @@ pub struct QueryResponseAccessControlProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<AccessControlProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<AccessControlProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7104,43 +7040,36 @@ pub struct QueryResponseApplicationPolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ApplicationPolicyQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ApplicationPolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7218,43 +7147,36 @@ pub struct QueryResponseClientIsolationProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ClientIsolationProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ClientIsolationProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7332,43 +7254,36 @@ pub struct QueryResponseDevicePolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<DevicePolicyQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DevicePolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7443,43 +7358,36 @@ pub struct QueryResponseDhcpConfigServiceProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<DhcpConfigServiceProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DhcpConfigServiceProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7557,43 +7465,36 @@ pub struct QueryResponseEthernetPortProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<EthernetPortProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<EthernetPortProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7671,43 +7572,36 @@ pub struct QueryResponseHotspot20IdentityProviderQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<Hotspot20IdentityProviderQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Hotspot20IdentityProviderQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7785,43 +7679,36 @@ pub struct QueryResponseHotspot20OperatorQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<Hotspot20OperatorQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Hotspot20OperatorQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7899,43 +7786,36 @@ pub struct QueryResponseL2AclPolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<L2AclPolicyQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<L2AclPolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8010,43 +7890,36 @@ pub struct QueryResponseL3AclPolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<L3AclPolicyQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<L3AclPolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8121,43 +7994,36 @@ pub struct QueryResponseLbsServerProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<LbsServerProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<LbsServerProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8235,43 +8101,36 @@ pub struct QueryResponseMulticastDnsProxyProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<MulticastDnsProxyProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8349,43 +8208,36 @@ pub struct QueryResponseRadiusServerProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<RadiusServerProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<RadiusServerProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8463,43 +8315,36 @@ pub struct QueryResponseRoguePolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<RoguePolicyQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<RoguePolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8574,43 +8419,36 @@ pub struct QueryResponseSnmpAgentProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<SnmpAgentProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SnmpAgentProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8688,43 +8526,36 @@ pub struct QueryResponseSoftGreProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<SoftGreProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SoftGreProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8799,43 +8630,36 @@ pub struct QueryResponseSyslogServerProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<SyslogServerProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SyslogServerProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8913,43 +8737,36 @@ pub struct QueryResponseTunnelProfile {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<TunnelProfile>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<TunnelProfile>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -9024,43 +8841,36 @@ pub struct QueryResponseVlanPoolProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<VlanPoolProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<VlanPoolProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -9135,43 +8945,36 @@ pub struct QueryResponseWifiCallingServiceProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<WifiCallingServiceProfileQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<WifiCallingServiceProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -9249,30 +9052,25 @@ pub struct RadiusServerProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `primary`
     ///
     /// Wire name `primary`; `RadiusServerV11`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
     pub primary: RadiusServerV11,
     /// `secondary`
     ///
     /// Wire name `secondary`; `RadiusServerV11`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<RadiusServerV11>,
     /// `type`
     ///
     /// Wire name `type`; `RadiusServerProfileType`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9323,37 +9121,31 @@ pub struct RadiusServerProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `primary`
     ///
     /// Wire name `primary`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary: Option<String>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9470,17 +9262,14 @@ pub struct RadiusServerV1 {
     /// `ip`
     ///
     /// Wire name `ip`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
     pub ip: String,
     /// `port`
     ///
     /// Wire name `port`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
     pub port: i64,
     /// `sharedSecret`
     ///
     /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`; max_length: 255; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
     #[serde(rename = "sharedSecret")]
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9513,7 +9302,6 @@ pub struct RadiusServerV11 {
     /// `autoFallbackDisable`
     ///
     /// Wire name `autoFallbackDisable`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
     #[serde(
         rename = "autoFallbackDisable",
         default,
@@ -9523,17 +9311,14 @@ pub struct RadiusServerV11 {
     /// `ip`
     ///
     /// Wire name `ip`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
     pub ip: String,
     /// `port`
     ///
     /// Wire name `port`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
     pub port: i64,
     /// `sharedSecret`
     ///
     /// Wire name `sharedSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 255; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
     #[serde(rename = "sharedSecret", default, skip_serializing_if = "Option::is_none")]
     pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9576,30 +9361,25 @@ pub struct RadiusV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `primary`
     ///
     /// Wire name `primary`; `RadiusServerV1`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
     pub primary: RadiusServerV1,
     /// `secondary`
     ///
     /// Wire name `secondary`; `RadiusServerV1`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<RadiusServerV1>,
     /// `type`
     ///
     /// Wire name `type`; `RadiusV1Type`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<RadiusV1Type>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9705,19 +9485,16 @@ pub struct RateLimiting {
     /// `downlinkLimit`
     ///
     /// Wire name `downlinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
     #[serde(rename = "downlinkLimit", default, skip_serializing_if = "Option::is_none")]
     pub downlink_limit: Option<i64>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `uplinkLimit`
     ///
     /// Wire name `uplinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
     #[serde(rename = "uplinkLimit", default, skip_serializing_if = "Option::is_none")]
     pub uplink_limit: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9761,29 +9538,24 @@ pub struct RogueClassificationPolicyRule {
     /// `classification`
     ///
     /// Wire name `classification`; `RogueClassificationPolicyRuleClassification`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
     #[serde(default)]
     pub classification: Option<RogueClassificationPolicyRuleClassification>,
     /// `moreInfo`
     ///
     /// Wire name `moreInfo`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
     #[serde(rename = "moreInfo", default, skip_serializing_if = "Option::is_none")]
     pub more_info: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
     pub name: String,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; required; format: int32; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
     pub priority: i64,
     /// `type`
     ///
     /// Wire name `type`; `RogueClassificationPolicyRuleType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
     #[serde(rename = "type", default)]
     pub type_: Option<RogueClassificationPolicyRuleType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9997,24 +9769,20 @@ pub struct RoguePolicy {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
     pub name: String,
     /// `rules`
     ///
     /// Wire name `rules`; `array<RogueClassificationPolicyRule>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<RogueClassificationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10062,31 +9830,26 @@ pub struct RoguePolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `numOfRules`
     ///
     /// Wire name `numOfRules`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
     #[serde(rename = "numOfRules", default, skip_serializing_if = "Option::is_none")]
     pub num_of_rules: Option<i64>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10142,7 +9905,6 @@ pub struct SnmpAgentNotificationSettings {
     /// `targetIpAddress`
     ///
     /// Wire name `targetIpAddress`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
     #[serde(
         rename = "targetIpAddress",
         default,
@@ -10152,13 +9914,11 @@ pub struct SnmpAgentNotificationSettings {
     /// `targetPort`
     ///
     /// Wire name `targetPort`; `integer`; optional; default: 162; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
     #[serde(rename = "targetPort", default, skip_serializing_if = "Option::is_none")]
     pub target_port: Option<i64>,
     /// `type`
     ///
     /// Wire name `type`; `SnmpAgentNotificationSettingsType`; optional; default: TRAP.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<SnmpAgentNotificationSettingsType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10260,24 +10020,20 @@ pub struct SnmpAgentProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
     pub name: String,
     /// `snmpV2Agents`
     ///
     /// Wire name `snmpV2Agents`; `array<SnmpV2Agent>`; optional; max_items: 2; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
     #[serde(rename = "snmpV2Agents", default, skip_serializing_if = "Option::is_none")]
     pub snmp_v2_agents: Option<Vec<SnmpV2Agent>>,
     /// `snmpV3Agents`
     ///
     /// Wire name `snmpV3Agents`; `array<SnmpV3Agent>`; optional; max_items: 2; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
     #[serde(rename = "snmpV3Agents", default, skip_serializing_if = "Option::is_none")]
     pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10322,31 +10078,26 @@ pub struct SnmpAgentProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `communityNames`
     ///
     /// Wire name `communityNames`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(rename = "communityNames", default, skip_serializing_if = "Option::is_none")]
     pub community_names: Option<Vec<String>>,
     /// `userNames`
     ///
     /// Wire name `userNames`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(rename = "userNames", default, skip_serializing_if = "Option::is_none")]
     pub user_names: Option<Vec<String>>,
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(
         rename = "apSerialNumbers",
         default,
@@ -10356,25 +10107,21 @@ pub struct SnmpAgentProfileQueryData {
     /// `apNames`
     ///
     /// Wire name `apNames`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(rename = "apNames", default, skip_serializing_if = "Option::is_none")]
     pub ap_names: Option<Vec<String>>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `venueNames`
     ///
     /// Wire name `venueNames`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(rename = "venueNames", default, skip_serializing_if = "Option::is_none")]
     pub venue_names: Option<Vec<String>>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10454,13 +10201,11 @@ pub struct SnmpV2Agent {
     /// `communityName`
     ///
     /// Wire name `communityName`; `string`; required; max_length: 32; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
     #[serde(rename = "communityName")]
     pub community_name: String,
     /// `notificationPrivilege`
     ///
     /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
     #[serde(
         rename = "notificationPrivilege",
         default,
@@ -10470,7 +10215,6 @@ pub struct SnmpV2Agent {
     /// `notificationSettings`
     ///
     /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
     #[serde(
         rename = "notificationSettings",
         default,
@@ -10480,7 +10224,6 @@ pub struct SnmpV2Agent {
     /// `readOnlyPrivilege`
     ///
     /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
     #[serde(
         rename = "readOnlyPrivilege",
         default,
@@ -10532,13 +10275,11 @@ pub struct SnmpV3Agent {
     /// `authenticationPassphrase`
     ///
     /// Wire name `authenticationPassphrase`; `string`; required; secret: redacted in `Debug`; max_length: 32; min_length: 8.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(rename = "authenticationPassphrase")]
     pub authentication_passphrase: ruckus_one_runtime::Secret,
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `SnmpV3AgentAuthenticationType`; optional; default: SHA.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(
         rename = "authenticationType",
         default,
@@ -10548,7 +10289,6 @@ pub struct SnmpV3Agent {
     /// `notificationPrivilege`
     ///
     /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(
         rename = "notificationPrivilege",
         default,
@@ -10558,7 +10298,6 @@ pub struct SnmpV3Agent {
     /// `notificationSettings`
     ///
     /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(
         rename = "notificationSettings",
         default,
@@ -10568,7 +10307,6 @@ pub struct SnmpV3Agent {
     /// `privacyPassphrase`
     ///
     /// Wire name `privacyPassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 8.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(
         rename = "privacyPassphrase",
         default,
@@ -10578,13 +10316,11 @@ pub struct SnmpV3Agent {
     /// `privacyType`
     ///
     /// Wire name `privacyType`; `SnmpV3AgentPrivacyType`; optional; default: NONE.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(rename = "privacyType", default, skip_serializing_if = "Option::is_none")]
     pub privacy_type: Option<SnmpV3AgentPrivacyType>,
     /// `readOnlyPrivilege`
     ///
     /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(
         rename = "readOnlyPrivilege",
         default,
@@ -10594,7 +10330,6 @@ pub struct SnmpV3Agent {
     /// `userName`
     ///
     /// Wire name `userName`; `string`; required; max_length: 32; min_length: 3.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
     #[serde(rename = "userName")]
     pub user_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10787,13 +10522,11 @@ pub struct SoftGreProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `disassociateClientEnabled`
     ///
     /// Wire name `disassociateClientEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(
         rename = "disassociateClientEnabled",
         default,
@@ -10803,7 +10536,6 @@ pub struct SoftGreProfile {
     /// `gatewayFailbackEnabled`
     ///
     /// Wire name `gatewayFailbackEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(
         rename = "gatewayFailbackEnabled",
         default,
@@ -10813,7 +10545,6 @@ pub struct SoftGreProfile {
     /// `gatewaySecondaryToPrimaryTimer`
     ///
     /// Wire name `gatewaySecondaryToPrimaryTimer`; `integer`; optional; default: 60; format: int32; maximum: 1440; minimum: 60.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(
         rename = "gatewaySecondaryToPrimaryTimer",
         default,
@@ -10823,13 +10554,11 @@ pub struct SoftGreProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `keepAliveInterval`
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional; default: 10; format: int32; maximum: 180; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(
         rename = "keepAliveInterval",
         default,
@@ -10839,7 +10568,6 @@ pub struct SoftGreProfile {
     /// `keepAliveRetryTimes`
     ///
     /// Wire name `keepAliveRetryTimes`; `integer`; optional; default: 5; format: int32; maximum: 10; minimum: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(
         rename = "keepAliveRetryTimes",
         default,
@@ -10849,30 +10577,25 @@ pub struct SoftGreProfile {
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 9018; minimum: 850.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `SoftGreProfileMtuType`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<SoftGreProfileMtuType>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     pub name: String,
     /// `primaryGatewayAddress`
     ///
     /// Wire name `primaryGatewayAddress`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(rename = "primaryGatewayAddress")]
     pub primary_gateway_address: String,
     /// `secondaryGatewayAddress`
     ///
     /// Wire name `secondaryGatewayAddress`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
     #[serde(
         rename = "secondaryGatewayAddress",
         default,
@@ -11022,31 +10745,26 @@ pub struct SoftGreProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `primaryGatewayAddress`
     ///
     /// Wire name `primaryGatewayAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(
         rename = "primaryGatewayAddress",
         default,
@@ -11056,7 +10774,6 @@ pub struct SoftGreProfileQueryData {
     /// `secondaryGatewayAddress`
     ///
     /// Wire name `secondaryGatewayAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(
         rename = "secondaryGatewayAddress",
         default,
@@ -11066,19 +10783,16 @@ pub struct SoftGreProfileQueryData {
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `SoftGreProfileQueryDataMtuType`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<SoftGreProfileQueryDataMtuType>,
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `keepAliveInterval`
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(
         rename = "keepAliveInterval",
         default,
@@ -11088,7 +10802,6 @@ pub struct SoftGreProfileQueryData {
     /// `keepAliveRetryTimes`
     ///
     /// Wire name `keepAliveRetryTimes`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(
         rename = "keepAliveRetryTimes",
         default,
@@ -11098,7 +10811,6 @@ pub struct SoftGreProfileQueryData {
     /// `disassociateClientEnabled`
     ///
     /// Wire name `disassociateClientEnabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(
         rename = "disassociateClientEnabled",
         default,
@@ -11108,7 +10820,6 @@ pub struct SoftGreProfileQueryData {
     /// `activations`
     ///
     /// Wire name `activations`; `array<Activation>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11264,19 +10975,16 @@ pub struct SupplicantAuthenticationOptions {
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `type`
     ///
     /// Wire name `type`; `SupplicantAuthenticationOptionsType`; optional; default: DISABLED.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<SupplicantAuthenticationOptionsType>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11385,19 +11093,16 @@ pub struct SyslogServer {
     /// `port`
     ///
     /// Wire name `port`; `integer`; optional; default: 514; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i64>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `SyslogServerProtocol`; optional; default: UDP.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<SyslogServerProtocol>,
     /// `server`
     ///
     /// Wire name `server`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
     pub server: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -11435,41 +11140,34 @@ pub struct SyslogServerProfile {
     /// `facility`
     ///
     /// Wire name `facility`; `SyslogServerProfileFacility`; optional; default: KEEP_ORIGINAL.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facility: Option<SyslogServerProfileFacility>,
     /// `flowLevel`
     ///
     /// Wire name `flowLevel`; `SyslogServerProfileFlowLevel`; optional; default: CLIENT_FLOW.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
     pub flow_level: Option<SyslogServerProfileFlowLevel>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     pub name: String,
     /// `primary`
     ///
     /// Wire name `primary`; `SyslogServer`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     pub primary: SyslogServer,
     /// `priority`
     ///
     /// Wire name `priority`; `SyslogServerProfilePriority`; optional; default: INFO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<SyslogServerProfilePriority>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `SyslogServer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<SyslogServer>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11757,31 +11455,26 @@ pub struct SyslogServerProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `primaryServer`
     ///
     /// Wire name `primaryServer`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(rename = "primaryServer", default, skip_serializing_if = "Option::is_none")]
     pub primary_server: Option<String>,
     /// `secondaryServer`
     ///
     /// Wire name `secondaryServer`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(
         rename = "secondaryServer",
         default,
@@ -11791,13 +11484,11 @@ pub struct SyslogServerProfileQueryData {
     /// `facility`
     ///
     /// Wire name `facility`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facility: Option<String>,
     /// `flowLevel`
     ///
     /// Wire name `flowLevel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
     #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
     pub flow_level: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11865,47 +11556,39 @@ pub struct SyslogServerProfileV1 {
     /// `facility`
     ///
     /// Wire name `facility`; `SyslogServerProfileV1Facility`; optional; default: KEEP_ORIGINAL.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facility: Option<SyslogServerProfileV1Facility>,
     /// `flowLevel`
     ///
     /// Wire name `flowLevel`; `SyslogServerProfileV1FlowLevel`; optional; default: CLIENT_FLOW.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
     pub flow_level: Option<SyslogServerProfileV1FlowLevel>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     pub name: String,
     /// `primary`
     ///
     /// Wire name `primary`; `SyslogServer`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     pub primary: SyslogServer,
     /// `priority`
     ///
     /// Wire name `priority`; `SyslogServerProfileV1Priority`; optional; default: INFO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<SyslogServerProfileV1Priority>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `SyslogServer`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<SyslogServer>,
     /// `venues`
     ///
     /// Wire name `venues`; `array<IdAndName>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<IdAndName>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12254,31 +11937,26 @@ pub struct TunnelProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<String>,
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `forceFragmentation`
     ///
     /// Wire name `forceFragmentation`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(
         rename = "forceFragmentation",
         default,
@@ -12288,7 +11966,6 @@ pub struct TunnelProfile {
     /// `personalIdentityNetworkIds`
     ///
     /// Wire name `personalIdentityNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(
         rename = "personalIdentityNetworkIds",
         default,
@@ -12298,43 +11975,36 @@ pub struct TunnelProfile {
     /// `sdLanIds`
     ///
     /// Wire name `sdLanIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "sdLanIds", default, skip_serializing_if = "Option::is_none")]
     pub sd_lan_ids: Option<Vec<String>>,
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// `tags`
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// `ageTimeMinutes`
     ///
     /// Wire name `ageTimeMinutes`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "ageTimeMinutes", default, skip_serializing_if = "Option::is_none")]
     pub age_time_minutes: Option<i64>,
     /// `ageTimeUnit`
     ///
     /// Wire name `ageTimeUnit`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "ageTimeUnit", default, skip_serializing_if = "Option::is_none")]
     pub age_time_unit: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `keepAliveInterval`
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(
         rename = "keepAliveInterval",
         default,
@@ -12344,13 +12014,11 @@ pub struct TunnelProfile {
     /// `keepAliveRetry`
     ///
     /// Wire name `keepAliveRetry`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(rename = "keepAliveRetry", default, skip_serializing_if = "Option::is_none")]
     pub keep_alive_retry: Option<i64>,
     /// `mtuRequestTimeout`
     ///
     /// Wire name `mtuRequestTimeout`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(
         rename = "mtuRequestTimeout",
         default,
@@ -12360,7 +12028,6 @@ pub struct TunnelProfile {
     /// `mtuRequestRetry`
     ///
     /// Wire name `mtuRequestRetry`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(
         rename = "mtuRequestRetry",
         default,
@@ -12370,7 +12037,6 @@ pub struct TunnelProfile {
     /// `natTraversalEnabled`
     ///
     /// Wire name `natTraversalEnabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
     #[serde(
         rename = "natTraversalEnabled",
         default,
@@ -12496,7 +12162,7 @@ impl TunnelProfile {
 }
 /// Tunnel service profile mtu type: the values the official description lists.
 ///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -12551,7 +12217,7 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileMtuType {
 }
 /// Tunnel service profile tunnel type: the values the official description lists.
 ///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -12606,7 +12272,7 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileTunnelType {
 }
 /// Tunnel service profile type: the values the official description lists.
 ///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml (inline body schema)).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -12670,19 +12336,16 @@ pub struct VenueActivation {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `apModel`
     ///
     /// Wire name `apModel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
     #[serde(rename = "apModel", default, skip_serializing_if = "Option::is_none")]
     pub ap_model: Option<String>,
     /// `portId`
     ///
     /// Wire name `portId`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
     #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12726,25 +12389,21 @@ pub struct ViewmodelDhcpPool {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `startAddress`
     ///
     /// Wire name `startAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
     #[serde(rename = "startAddress", default, skip_serializing_if = "Option::is_none")]
     pub start_address: Option<String>,
     /// `endAddress`
     ///
     /// Wire name `endAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
     #[serde(rename = "endAddress", default, skip_serializing_if = "Option::is_none")]
     pub end_address: Option<String>,
     /// `networkAddress`
     ///
     /// Wire name `networkAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
     #[serde(rename = "networkAddress", default, skip_serializing_if = "Option::is_none")]
     pub network_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12794,13 +12453,11 @@ pub struct ViewmodelEpdg {
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `domain`
     ///
     /// Wire name `domain`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12838,7 +12495,6 @@ pub struct ViewmodelHotspot20Eap {
     /// `method`
     ///
     /// Wire name `method`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20EapDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12870,13 +12526,11 @@ pub struct ViewmodelHotspot20FriendlyName {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `language`
     ///
     /// Wire name `language`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12914,13 +12568,11 @@ pub struct ViewmodelHotspot20NaiRealm {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `eaps`
     ///
     /// Wire name `eaps`; `array<ViewmodelHotspot20Eap>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eaps: Option<Vec<ViewmodelHotspot20Eap>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12958,13 +12610,11 @@ pub struct ViewmodelHotspot20Plmn {
     /// `mcc`
     ///
     /// Wire name `mcc`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcc: Option<String>,
     /// `mnc`
     ///
     /// Wire name `mnc`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mnc: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13002,43 +12652,36 @@ pub struct ViewmodelMulticastDnsProxyServiceRule {
     /// `ruleIndex`
     ///
     /// Wire name `ruleIndex`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(rename = "ruleIndex", default, skip_serializing_if = "Option::is_none")]
     pub rule_index: Option<i64>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `service`
     ///
     /// Wire name `service`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
     /// `mdnsName`
     ///
     /// Wire name `mdnsName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(rename = "mdnsName", default, skip_serializing_if = "Option::is_none")]
     pub mdns_name: Option<String>,
     /// `mdnsProtocol`
     ///
     /// Wire name `mdnsProtocol`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(rename = "mdnsProtocol", default, skip_serializing_if = "Option::is_none")]
     pub mdns_protocol: Option<String>,
     /// `fromVlan`
     ///
     /// Wire name `fromVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(rename = "fromVlan", default, skip_serializing_if = "Option::is_none")]
     pub from_vlan: Option<i64>,
     /// `toVlan`
     ///
     /// Wire name `toVlan`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
     #[serde(rename = "toVlan", default, skip_serializing_if = "Option::is_none")]
     pub to_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13106,24 +12749,20 @@ pub struct VlanPoolProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
     pub name: String,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `array<string>`; required; max_items: 16; min_items: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
     #[serde(rename = "vlanMembers")]
     pub vlan_members: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13163,31 +12802,26 @@ pub struct VlanPoolProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
     #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<Vec<String>>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// `wifiNetworkVenueApGroups`
     ///
     /// Wire name `wifiNetworkVenueApGroups`; `array<WifiNetworkVenueApGroupQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
     #[serde(
         rename = "wifiNetworkVenueApGroups",
         default,
@@ -13250,30 +12884,25 @@ pub struct WifiCallingServiceProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `epdgs`
     ///
     /// Wire name `epdgs`; `array<Epdg>`; required; max_items: 5; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
     pub epdgs: Vec<Epdg>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `WifiCallingServiceProfileQosPriority`; optional; default: WIFICALLING_PRI_VOICE.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
     #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<WifiCallingServiceProfileQosPriority>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
     #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13385,31 +13014,26 @@ pub struct WifiCallingServiceProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
     #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// `epdgs`
     ///
     /// Wire name `epdgs`; `array<ViewmodelEpdg>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epdgs: Option<Vec<ViewmodelEpdg>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13465,37 +13089,31 @@ pub struct WifiCallingServiceProfileV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `epdgs`
     ///
     /// Wire name `epdgs`; `array<Epdg>`; required; max_items: 5; min_items: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
     pub epdgs: Vec<Epdg>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
     #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `WifiCallingServiceProfileV1QosPriority`; optional; default: WIFICALLING_PRI_VOICE.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
     #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<WifiCallingServiceProfileV1QosPriority>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
     #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13613,25 +13231,21 @@ pub struct WifiNetworkVenueApGroupQueryData {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `wifiNetworkId`
     ///
     /// Wire name `wifiNetworkId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
     #[serde(rename = "wifiNetworkId", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_id: Option<String>,
     /// `apGroupIds`
     ///
     /// Wire name `apGroupIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
     #[serde(rename = "apGroupIds", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_ids: Option<Vec<String>>,
     /// `isAllApGroups`
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
     #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.

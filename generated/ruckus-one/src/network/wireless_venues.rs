@@ -254,35 +254,29 @@ pub struct Venue {
     /// Identifier of the venue.
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the venue.
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     pub name: String,
     /// Free-text description.
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Where the venue is.
     ///
     /// Wire name `address`; `VenueAddress`; required.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     pub address: VenueAddress,
     /// Tags of the venue.
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// Whether the venue is a template.
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
     #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -334,47 +328,39 @@ pub struct VenueAddress {
     /// Street address.
     ///
     /// Wire name `addressLine`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(rename = "addressLine", default, skip_serializing_if = "Option::is_none")]
     pub address_line: Option<String>,
     /// City.
     ///
     /// Wire name `city`; `string`; required.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     pub city: String,
     /// Country.
     ///
     /// Wire name `country`; `string`; required.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     pub country: String,
     /// Country code.
     ///
     /// Wire name `countryCode`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
     /// Latitude.
     ///
     /// Wire name `latitude`; `number`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// Longitude.
     ///
     /// Wire name `longitude`; `number`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// Notes about the address.
     ///
     /// Wire name `notes`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// Time zone of the venue.
     ///
     /// Wire name `timezone`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -438,19 +424,16 @@ pub struct FloorPlanPage {
     /// Floor plans of this page.
     ///
     /// Wire name `items`; array of raw JSON, shape not shown: The fields of a floor plan are not typed here.; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<serde_json::Value>>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Number of floor plans over all pages.
     ///
     /// Wire name `totalSizes`; `integer`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
     #[serde(rename = "totalSizes", default, skip_serializing_if = "Option::is_none")]
     pub total_sizes: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -494,19 +477,16 @@ pub struct FloorPlanQuery {
     /// Page to return.
     ///
     /// Wire name `pageNumber`; `integer`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
     #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// Floor plans per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Sort key.
     ///
     /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
     #[serde(rename = "sortBy", default, skip_serializing_if = "Option::is_none")]
     pub sort_by: Option<FloorPlanSortBy>,
 }
@@ -603,7 +583,6 @@ pub struct TemplateInstanceQuery {
     /// Which instances to return.
     ///
     /// Wire name `filter`; raw JSON, shape not shown: The filter object is not typed here.; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -635,13 +614,11 @@ pub struct AaaSetting {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `authnEnabledSsh`
     ///
     /// Wire name `authnEnabledSsh`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authnEnabledSsh",
         default,
@@ -651,13 +628,11 @@ pub struct AaaSetting {
     /// `authnFirstPref`
     ///
     /// Wire name `authnFirstPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(rename = "authnFirstPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_first_pref: Option<String>,
     /// `authnSecondPref`
     ///
     /// Wire name `authnSecondPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authnSecondPref",
         default,
@@ -667,13 +642,11 @@ pub struct AaaSetting {
     /// `authnThirdPref`
     ///
     /// Wire name `authnThirdPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(rename = "authnThirdPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_third_pref: Option<String>,
     /// `authnFourthPref`
     ///
     /// Wire name `authnFourthPref`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authnFourthPref",
         default,
@@ -683,7 +656,6 @@ pub struct AaaSetting {
     /// `authzEnabledCommand`
     ///
     /// Wire name `authzEnabledCommand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzEnabledCommand",
         default,
@@ -693,7 +665,6 @@ pub struct AaaSetting {
     /// `authzEnabledExec`
     ///
     /// Wire name `authzEnabledExec`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzEnabledExec",
         default,
@@ -703,7 +674,6 @@ pub struct AaaSetting {
     /// `authzCommonsLevel`
     ///
     /// Wire name `authzCommonsLevel`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzCommonsLevel",
         default,
@@ -713,7 +683,6 @@ pub struct AaaSetting {
     /// `authzCommonsFirstServer`
     ///
     /// Wire name `authzCommonsFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzCommonsFirstServer",
         default,
@@ -723,7 +692,6 @@ pub struct AaaSetting {
     /// `authzCommonsSecondServer`
     ///
     /// Wire name `authzCommonsSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzCommonsSecondServer",
         default,
@@ -733,7 +701,6 @@ pub struct AaaSetting {
     /// `authzCommonsThirdServer`
     ///
     /// Wire name `authzCommonsThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzCommonsThirdServer",
         default,
@@ -743,7 +710,6 @@ pub struct AaaSetting {
     /// `authzExecFirstServer`
     ///
     /// Wire name `authzExecFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzExecFirstServer",
         default,
@@ -753,7 +719,6 @@ pub struct AaaSetting {
     /// `authzExecSecondServer`
     ///
     /// Wire name `authzExecSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzExecSecondServer",
         default,
@@ -763,7 +728,6 @@ pub struct AaaSetting {
     /// `authzExecThirdServer`
     ///
     /// Wire name `authzExecThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "authzExecThirdServer",
         default,
@@ -773,7 +737,6 @@ pub struct AaaSetting {
     /// `acctEnabledCommand`
     ///
     /// Wire name `acctEnabledCommand`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctEnabledCommand",
         default,
@@ -783,7 +746,6 @@ pub struct AaaSetting {
     /// `acctEnabledExec`
     ///
     /// Wire name `acctEnabledExec`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctEnabledExec",
         default,
@@ -793,7 +755,6 @@ pub struct AaaSetting {
     /// `acctCommonsLevel`
     ///
     /// Wire name `acctCommonsLevel`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctCommonsLevel",
         default,
@@ -803,7 +764,6 @@ pub struct AaaSetting {
     /// `acctCommonsFirstServer`
     ///
     /// Wire name `acctCommonsFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctCommonsFirstServer",
         default,
@@ -813,7 +773,6 @@ pub struct AaaSetting {
     /// `acctCommonsSecondServer`
     ///
     /// Wire name `acctCommonsSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctCommonsSecondServer",
         default,
@@ -823,7 +782,6 @@ pub struct AaaSetting {
     /// `acctCommonsThirdServer`
     ///
     /// Wire name `acctCommonsThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctCommonsThirdServer",
         default,
@@ -833,7 +791,6 @@ pub struct AaaSetting {
     /// `acctExecFirstServer`
     ///
     /// Wire name `acctExecFirstServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctExecFirstServer",
         default,
@@ -843,7 +800,6 @@ pub struct AaaSetting {
     /// `acctExecSecondServer`
     ///
     /// Wire name `acctExecSecondServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctExecSecondServer",
         default,
@@ -853,7 +809,6 @@ pub struct AaaSetting {
     /// `acctExecThirdServer`
     ///
     /// Wire name `acctExecThirdServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
     #[serde(
         rename = "acctExecThirdServer",
         default,
@@ -1027,19 +982,16 @@ pub struct AfcInfo {
     /// `minPowerDbm`
     ///
     /// Wire name `minPowerDbm`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(rename = "minPowerDbm", default, skip_serializing_if = "Option::is_none")]
     pub min_power_dbm: Option<i64>,
     /// `maxPowerDbm`
     ///
     /// Wire name `maxPowerDbm`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(rename = "maxPowerDbm", default, skip_serializing_if = "Option::is_none")]
     pub max_power_dbm: Option<i64>,
     /// `availableChannel`
     ///
     /// Wire name `availableChannel`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(
         rename = "availableChannel",
         default,
@@ -1049,7 +1001,6 @@ pub struct AfcInfo {
     /// `availableChannels`
     ///
     /// Wire name `availableChannels`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(
         rename = "availableChannels",
         default,
@@ -1059,19 +1010,16 @@ pub struct AfcInfo {
     /// `afcStatus`
     ///
     /// Wire name `afcStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(rename = "afcStatus", default, skip_serializing_if = "Option::is_none")]
     pub afc_status: Option<String>,
     /// `powerMode`
     ///
     /// Wire name `powerMode`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(rename = "powerMode", default, skip_serializing_if = "Option::is_none")]
     pub power_mode: Option<String>,
     /// `geoLocation`
     ///
     /// Wire name `geoLocation`; `GeoLocation`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
     #[serde(rename = "geoLocation", default, skip_serializing_if = "Option::is_none")]
     pub geo_location: Option<GeoLocation>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1139,7 +1087,6 @@ pub struct AggregatedDeviceModel {
     /// `models`
     ///
     /// Wire name `models`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AggregatedDeviceModelDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1171,37 +1118,31 @@ pub struct ApGroupQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(
         rename = "apSerialNumbers",
         default,
@@ -1211,13 +1152,11 @@ pub struct ApGroupQueryData {
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// `clientCount`
     ///
     /// Wire name `clientCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
     #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
     pub client_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1291,25 +1230,21 @@ pub struct ApRadio {
     /// `txPower`
     ///
     /// Wire name `txPower`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<String>,
     /// `channel`
     ///
     /// Wire name `channel`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<i64>,
     /// `actualTxPower`
     ///
     /// Wire name `actualTxPower`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(rename = "actualTxPower", default, skip_serializing_if = "Option::is_none")]
     pub actual_tx_power: Option<i64>,
     /// `calibrationTxPower`
     ///
     /// Wire name `calibrationTxPower`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(
         rename = "calibrationTxPower",
         default,
@@ -1319,19 +1254,16 @@ pub struct ApRadio {
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `Rssi`
     ///
     /// Wire name `Rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(rename = "Rssi", default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `operativeChannelBandwidth`
     ///
     /// Wire name `operativeChannelBandwidth`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(
         rename = "operativeChannelBandwidth",
         default,
@@ -1341,7 +1273,6 @@ pub struct ApRadio {
     /// `radioId`
     ///
     /// Wire name `radioId`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
     #[serde(rename = "radioId", default, skip_serializing_if = "Option::is_none")]
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1415,31 +1346,26 @@ pub struct ApStatusData {
     /// `APRadio`
     ///
     /// Wire name `APRadio`; `array<ApRadio>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
     #[serde(rename = "APRadio", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio: Option<Vec<ApRadio>>,
     /// `APSystem`
     ///
     /// Wire name `APSystem`; `ApSystem`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
     #[serde(rename = "APSystem", default, skip_serializing_if = "Option::is_none")]
     pub ap_system: Option<ApSystem>,
     /// `cellularInfo`
     ///
     /// Wire name `cellularInfo`; `CellularInfo`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
     #[serde(rename = "cellularInfo", default, skip_serializing_if = "Option::is_none")]
     pub cellular_info: Option<CellularInfo>,
     /// `afcInfo`
     ///
     /// Wire name `afcInfo`; `AfcInfo`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
     #[serde(rename = "afcInfo", default, skip_serializing_if = "Option::is_none")]
     pub afc_info: Option<AfcInfo>,
     /// `lanPortStatus`
     ///
     /// Wire name `lanPortStatus`; `array<LanPortStatus>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
     #[serde(rename = "lanPortStatus", default, skip_serializing_if = "Option::is_none")]
     pub lan_port_status: Option<Vec<LanPortStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1495,31 +1421,26 @@ pub struct ApSystem {
     /// `uptime`
     ///
     /// Wire name `uptime`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uptime: Option<i64>,
     /// `ipType`
     ///
     /// Wire name `ipType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
     #[serde(rename = "ipType", default, skip_serializing_if = "Option::is_none")]
     pub ip_type: Option<String>,
     /// `netmask`
     ///
     /// Wire name `netmask`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub netmask: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `primaryDnsServer`
     ///
     /// Wire name `primaryDnsServer`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
     #[serde(
         rename = "primaryDnsServer",
         default,
@@ -1529,7 +1450,6 @@ pub struct ApSystem {
     /// `secondaryDnsServer`
     ///
     /// Wire name `secondaryDnsServer`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
     #[serde(
         rename = "secondaryDnsServer",
         default,
@@ -1595,7 +1515,6 @@ pub struct ApplyRequest {
     /// `overrides`
     ///
     /// Wire name `overrides`; `array<json>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyRequest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrides: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1627,7 +1546,6 @@ pub struct ApplyTemplateResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyTemplateResponse).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1659,7 +1577,6 @@ pub struct CapabilitiesApModel {
     /// `allowCbandCountry`
     ///
     /// Wire name `allowCbandCountry`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "allowCbandCountry",
         default,
@@ -1669,7 +1586,6 @@ pub struct CapabilitiesApModel {
     /// `allowDfsCountry`
     ///
     /// Wire name `allowDfsCountry`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "allowDfsCountry",
         default,
@@ -1679,7 +1595,6 @@ pub struct CapabilitiesApModel {
     /// `bandCombinationCapabilities`
     ///
     /// Wire name `bandCombinationCapabilities`; `array<CapabilitiesApModelBandCombinationCapabilities>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "bandCombinationCapabilities",
         default,
@@ -1691,7 +1606,6 @@ pub struct CapabilitiesApModel {
     /// `canSupportCellular`
     ///
     /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "canSupportCellular",
         default,
@@ -1701,13 +1615,11 @@ pub struct CapabilitiesApModel {
     /// `canSupportLacp`
     ///
     /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "canSupportLacp", default, skip_serializing_if = "Option::is_none")]
     pub can_support_lacp: Option<bool>,
     /// `canSupportPoeMode`
     ///
     /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "canSupportPoeMode",
         default,
@@ -1717,7 +1629,6 @@ pub struct CapabilitiesApModel {
     /// `canSupportPoeOut`
     ///
     /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "canSupportPoeOut",
         default,
@@ -1727,7 +1638,6 @@ pub struct CapabilitiesApModel {
     /// `capabilityScore`
     ///
     /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "capabilityScore",
         default,
@@ -1737,7 +1647,6 @@ pub struct CapabilitiesApModel {
     /// `defaultBandCombination`
     ///
     /// Wire name `defaultBandCombination`; `CapabilitiesApModelDefaultBandCombination`; optional; default: null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "defaultBandCombination",
         default,
@@ -1747,7 +1656,6 @@ pub struct CapabilitiesApModel {
     /// `externalAntenna`
     ///
     /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "externalAntenna",
         default,
@@ -1757,7 +1665,6 @@ pub struct CapabilitiesApModel {
     /// `has160MHzChannelBandwidth`
     ///
     /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "has160MHzChannelBandwidth",
         default,
@@ -1767,13 +1674,11 @@ pub struct CapabilitiesApModel {
     /// `isOutdoor`
     ///
     /// Wire name `isOutdoor`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "isOutdoor", default, skip_serializing_if = "Option::is_none")]
     pub is_outdoor: Option<bool>,
     /// `lanPortPictureDownloadUrl`
     ///
     /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "lanPortPictureDownloadUrl",
         default,
@@ -1783,43 +1688,36 @@ pub struct CapabilitiesApModel {
     /// `lanPorts`
     ///
     /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "lanPorts", default, skip_serializing_if = "Option::is_none")]
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
     /// `ledOn`
     ///
     /// Wire name `ledOn`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "ledOn", default, skip_serializing_if = "Option::is_none")]
     pub led_on: Option<bool>,
     /// `lldpAdInterval`
     ///
     /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "lldpAdInterval", default, skip_serializing_if = "Option::is_none")]
     pub lldp_ad_interval: Option<i64>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpHoldTime`
     ///
     /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "lldpHoldTime", default, skip_serializing_if = "Option::is_none")]
     pub lldp_hold_time: Option<i64>,
     /// `lldpMgmtEnable`
     ///
     /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "lldpMgmtEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_mgmt_enable: Option<bool>,
     /// `maxChannelization24G`
     ///
     /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "maxChannelization24G",
         default,
@@ -1829,7 +1727,6 @@ pub struct CapabilitiesApModel {
     /// `maxChannelization5G`
     ///
     /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "maxChannelization5G",
         default,
@@ -1839,7 +1736,6 @@ pub struct CapabilitiesApModel {
     /// `maxChannelization6G`
     ///
     /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "maxChannelization6G",
         default,
@@ -1849,13 +1745,11 @@ pub struct CapabilitiesApModel {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `pictureDownloadUrl`
     ///
     /// Wire name `pictureDownloadUrl`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "pictureDownloadUrl",
         default,
@@ -1865,7 +1759,6 @@ pub struct CapabilitiesApModel {
     /// `poeModeCapabilities`
     ///
     /// Wire name `poeModeCapabilities`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "poeModeCapabilities",
         default,
@@ -1875,7 +1768,6 @@ pub struct CapabilitiesApModel {
     /// `primaryWanRecoveryTimer`
     ///
     /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "primaryWanRecoveryTimer",
         default,
@@ -1885,7 +1777,6 @@ pub struct CapabilitiesApModel {
     /// `requireOneEnabledTrunkPort`
     ///
     /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "requireOneEnabledTrunkPort",
         default,
@@ -1895,7 +1786,6 @@ pub struct CapabilitiesApModel {
     /// `simCardPrimaryApn`
     ///
     /// Wire name `simCardPrimaryApn`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardPrimaryApn",
         default,
@@ -1905,7 +1795,6 @@ pub struct CapabilitiesApModel {
     /// `simCardPrimaryCellularNetworkSelection`
     ///
     /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardPrimaryCellularNetworkSelection",
         default,
@@ -1915,7 +1804,6 @@ pub struct CapabilitiesApModel {
     /// `simCardPrimaryEnabled`
     ///
     /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardPrimaryEnabled",
         default,
@@ -1925,7 +1813,6 @@ pub struct CapabilitiesApModel {
     /// `simCardPrimaryRoaming`
     ///
     /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardPrimaryRoaming",
         default,
@@ -1935,7 +1822,6 @@ pub struct CapabilitiesApModel {
     /// `simCardSecondaryApn`
     ///
     /// Wire name `simCardSecondaryApn`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardSecondaryApn",
         default,
@@ -1945,7 +1831,6 @@ pub struct CapabilitiesApModel {
     /// `simCardSecondaryCellularNetworkSelection`
     ///
     /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardSecondaryCellularNetworkSelection",
         default,
@@ -1955,7 +1840,6 @@ pub struct CapabilitiesApModel {
     /// `simCardSecondaryEnabled`
     ///
     /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardSecondaryEnabled",
         default,
@@ -1965,7 +1849,6 @@ pub struct CapabilitiesApModel {
     /// `simCardSecondaryRoaming`
     ///
     /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "simCardSecondaryRoaming",
         default,
@@ -1975,13 +1858,11 @@ pub struct CapabilitiesApModel {
     /// `support11AX`
     ///
     /// Wire name `support11AX`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "support11AX", default, skip_serializing_if = "Option::is_none")]
     pub support11_ax: Option<bool>,
     /// `supportApStickyClientSteering`
     ///
     /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "supportApStickyClientSteering",
         default,
@@ -1991,7 +1872,6 @@ pub struct CapabilitiesApModel {
     /// `supportBandCombination`
     ///
     /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "supportBandCombination",
         default,
@@ -2001,7 +1881,6 @@ pub struct CapabilitiesApModel {
     /// `supportChannel144`
     ///
     /// Wire name `supportChannel144`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "supportChannel144",
         default,
@@ -2011,7 +1890,6 @@ pub struct CapabilitiesApModel {
     /// `supportDual5gMode`
     ///
     /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "supportDual5gMode",
         default,
@@ -2021,13 +1899,11 @@ pub struct CapabilitiesApModel {
     /// `supportMesh`
     ///
     /// Wire name `supportMesh`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
     pub support_mesh: Option<bool>,
     /// `supportTriRadio`
     ///
     /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(
         rename = "supportTriRadio",
         default,
@@ -2037,13 +1913,11 @@ pub struct CapabilitiesApModel {
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// `wanConnection`
     ///
     /// Wire name `wanConnection`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
     #[serde(rename = "wanConnection", default, skip_serializing_if = "Option::is_none")]
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2470,7 +2344,6 @@ pub struct CellularInfo {
     /// `cellularActiveSim`
     ///
     /// Wire name `cellularActiveSim`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularActiveSim",
         default,
@@ -2480,7 +2353,6 @@ pub struct CellularInfo {
     /// `cellularConnectionStatus`
     ///
     /// Wire name `cellularConnectionStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularConnectionStatus",
         default,
@@ -2490,7 +2362,6 @@ pub struct CellularInfo {
     /// `cellularWanInterface`
     ///
     /// Wire name `cellularWanInterface`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularWanInterface",
         default,
@@ -2500,7 +2371,6 @@ pub struct CellularInfo {
     /// `cellularSignalStrength`
     ///
     /// Wire name `cellularSignalStrength`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularSignalStrength",
         default,
@@ -2510,7 +2380,6 @@ pub struct CellularInfo {
     /// `cellularDefaultGateway`
     ///
     /// Wire name `cellularDefaultGateway`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularDefaultGateway",
         default,
@@ -2520,7 +2389,6 @@ pub struct CellularInfo {
     /// `cellular3G4GChannel`
     ///
     /// Wire name `cellular3G4GChannel`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellular3G4GChannel",
         default,
@@ -2530,7 +2398,6 @@ pub struct CellularInfo {
     /// `cellularCountry`
     ///
     /// Wire name `cellularCountry`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularCountry",
         default,
@@ -2540,7 +2407,6 @@ pub struct CellularInfo {
     /// `cellularRoamingStatus`
     ///
     /// Wire name `cellularRoamingStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularRoamingStatus",
         default,
@@ -2550,7 +2416,6 @@ pub struct CellularInfo {
     /// `cellularRadioUptime`
     ///
     /// Wire name `cellularRadioUptime`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularRadioUptime",
         default,
@@ -2560,13 +2425,11 @@ pub struct CellularInfo {
     /// `cellularIMEI`
     ///
     /// Wire name `cellularIMEI`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularIMEI", default, skip_serializing_if = "Option::is_none")]
     pub cellular_imei: Option<String>,
     /// `cellularLTEFirmware`
     ///
     /// Wire name `cellularLTEFirmware`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularLTEFirmware",
         default,
@@ -2576,7 +2439,6 @@ pub struct CellularInfo {
     /// `cellularIPaddress`
     ///
     /// Wire name `cellularIPaddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularIPaddress",
         default,
@@ -2586,7 +2448,6 @@ pub struct CellularInfo {
     /// `cellularSubnetMask`
     ///
     /// Wire name `cellularSubnetMask`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularSubnetMask",
         default,
@@ -2596,7 +2457,6 @@ pub struct CellularInfo {
     /// `cellularOperator`
     ///
     /// Wire name `cellularOperator`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularOperator",
         default,
@@ -2606,13 +2466,11 @@ pub struct CellularInfo {
     /// `cellularBand`
     ///
     /// Wire name `cellularBand`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularBand", default, skip_serializing_if = "Option::is_none")]
     pub cellular_band: Option<String>,
     /// `cellularUplinkBandwidth`
     ///
     /// Wire name `cellularUplinkBandwidth`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularUplinkBandwidth",
         default,
@@ -2622,7 +2480,6 @@ pub struct CellularInfo {
     /// `cellularDownlinkBandwidth`
     ///
     /// Wire name `cellularDownlinkBandwidth`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularDownlinkBandwidth",
         default,
@@ -2632,37 +2489,31 @@ pub struct CellularInfo {
     /// `cellularRSRP`
     ///
     /// Wire name `cellularRSRP`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularRSRP", default, skip_serializing_if = "Option::is_none")]
     pub cellular_rsrp: Option<i64>,
     /// `cellularRSRQ`
     ///
     /// Wire name `cellularRSRQ`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularRSRQ", default, skip_serializing_if = "Option::is_none")]
     pub cellular_rsrq: Option<i64>,
     /// `cellularSINR`
     ///
     /// Wire name `cellularSINR`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularSINR", default, skip_serializing_if = "Option::is_none")]
     pub cellular_sinr: Option<i64>,
     /// `cellularECIO`
     ///
     /// Wire name `cellularECIO`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularECIO", default, skip_serializing_if = "Option::is_none")]
     pub cellular_ecio: Option<i64>,
     /// `cellularRSCP`
     ///
     /// Wire name `cellularRSCP`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(rename = "cellularRSCP", default, skip_serializing_if = "Option::is_none")]
     pub cellular_rscp: Option<i64>,
     /// `cellularIsSIM0Present`
     ///
     /// Wire name `cellularIsSIM0Present`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularIsSIM0Present",
         default,
@@ -2672,7 +2523,6 @@ pub struct CellularInfo {
     /// `cellularIMSISIM0`
     ///
     /// Wire name `cellularIMSISIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularIMSISIM0",
         default,
@@ -2682,7 +2532,6 @@ pub struct CellularInfo {
     /// `cellularICCIDSIM0`
     ///
     /// Wire name `cellularICCIDSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularICCIDSIM0",
         default,
@@ -2692,7 +2541,6 @@ pub struct CellularInfo {
     /// `cellularTxBytesSIM0`
     ///
     /// Wire name `cellularTxBytesSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularTxBytesSIM0",
         default,
@@ -2702,7 +2550,6 @@ pub struct CellularInfo {
     /// `cellularRxBytesSIM0`
     ///
     /// Wire name `cellularRxBytesSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularRxBytesSIM0",
         default,
@@ -2712,7 +2559,6 @@ pub struct CellularInfo {
     /// `cellularSwitchCountSIM0`
     ///
     /// Wire name `cellularSwitchCountSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularSwitchCountSIM0",
         default,
@@ -2722,7 +2568,6 @@ pub struct CellularInfo {
     /// `cellularNWLostCountSIM0`
     ///
     /// Wire name `cellularNWLostCountSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularNWLostCountSIM0",
         default,
@@ -2732,7 +2577,6 @@ pub struct CellularInfo {
     /// `cellularCardRemovalCountSIM0`
     ///
     /// Wire name `cellularCardRemovalCountSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularCardRemovalCountSIM0",
         default,
@@ -2742,7 +2586,6 @@ pub struct CellularInfo {
     /// `cellularDHCPTimeoutCountSIM0`
     ///
     /// Wire name `cellularDHCPTimeoutCountSIM0`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularDHCPTimeoutCountSIM0",
         default,
@@ -2752,7 +2595,6 @@ pub struct CellularInfo {
     /// `cellularIsSIM1Present`
     ///
     /// Wire name `cellularIsSIM1Present`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularIsSIM1Present",
         default,
@@ -2762,7 +2604,6 @@ pub struct CellularInfo {
     /// `cellularIMSISIM1`
     ///
     /// Wire name `cellularIMSISIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularIMSISIM1",
         default,
@@ -2772,7 +2613,6 @@ pub struct CellularInfo {
     /// `cellularICCIDSIM1`
     ///
     /// Wire name `cellularICCIDSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularICCIDSIM1",
         default,
@@ -2782,7 +2622,6 @@ pub struct CellularInfo {
     /// `cellularTxBytesSIM1`
     ///
     /// Wire name `cellularTxBytesSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularTxBytesSIM1",
         default,
@@ -2792,7 +2631,6 @@ pub struct CellularInfo {
     /// `cellularRxBytesSIM1`
     ///
     /// Wire name `cellularRxBytesSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularRxBytesSIM1",
         default,
@@ -2802,7 +2640,6 @@ pub struct CellularInfo {
     /// `cellularSwitchCountSIM1`
     ///
     /// Wire name `cellularSwitchCountSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularSwitchCountSIM1",
         default,
@@ -2812,7 +2649,6 @@ pub struct CellularInfo {
     /// `cellularNWLostCountSIM1`
     ///
     /// Wire name `cellularNWLostCountSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularNWLostCountSIM1",
         default,
@@ -2822,7 +2658,6 @@ pub struct CellularInfo {
     /// `cellularCardRemovalCountSIM1`
     ///
     /// Wire name `cellularCardRemovalCountSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularCardRemovalCountSIM1",
         default,
@@ -2832,7 +2667,6 @@ pub struct CellularInfo {
     /// `cellularDHCPTimeoutCountSIM1`
     ///
     /// Wire name `cellularDHCPTimeoutCountSIM1`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
     #[serde(
         rename = "cellularDHCPTimeoutCountSIM1",
         default,
@@ -3114,13 +2948,11 @@ pub struct DhcpOption82Settings {
     /// `macDelimiter`
     ///
     /// Wire name `macDelimiter`; `DhcpOption82SettingsMacDelimiter`; optional; default: COLON.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(rename = "macDelimiter", default, skip_serializing_if = "Option::is_none")]
     pub mac_delimiter: Option<DhcpOption82SettingsMacDelimiter>,
     /// `subOption150Enabled`
     ///
     /// Wire name `subOption150Enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption150Enabled",
         default,
@@ -3130,7 +2962,6 @@ pub struct DhcpOption82Settings {
     /// `subOption151Enabled`
     ///
     /// Wire name `subOption151Enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption151Enabled",
         default,
@@ -3140,7 +2971,6 @@ pub struct DhcpOption82Settings {
     /// `subOption151Format`
     ///
     /// Wire name `subOption151Format`; `DhcpOption82SettingsSubOption151Format`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption151Format",
         default,
@@ -3150,7 +2980,6 @@ pub struct DhcpOption82Settings {
     /// `subOption151Text`
     ///
     /// Wire name `subOption151Text`; `string`; optional; max_length: 26; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption151Text",
         default,
@@ -3160,7 +2989,6 @@ pub struct DhcpOption82Settings {
     /// `subOption1Customization`
     ///
     /// Wire name `subOption1Customization`; `DhcpOption82SubOption1Customization`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption1Customization",
         default,
@@ -3170,7 +2998,6 @@ pub struct DhcpOption82Settings {
     /// `subOption1Enabled`
     ///
     /// Wire name `subOption1Enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption1Enabled",
         default,
@@ -3180,7 +3007,6 @@ pub struct DhcpOption82Settings {
     /// `subOption1Format`
     ///
     /// Wire name `subOption1Format`; `DhcpOption82SettingsSubOption1Format`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption1Format",
         default,
@@ -3190,7 +3016,6 @@ pub struct DhcpOption82Settings {
     /// `subOption2Enabled`
     ///
     /// Wire name `subOption2Enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption2Enabled",
         default,
@@ -3200,7 +3025,6 @@ pub struct DhcpOption82Settings {
     /// `subOption2Format`
     ///
     /// Wire name `subOption2Format`; `DhcpOption82SettingsSubOption2Format`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
     #[serde(
         rename = "subOption2Format",
         default,
@@ -3581,7 +3405,6 @@ pub struct DhcpOption82SubOption1Customization {
     /// `attributes`
     ///
     /// Wire name `attributes`; `array<DhcpOption82SubOption1CustomizationAttribute>`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1Customization).
     pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -3607,13 +3430,11 @@ pub struct DhcpOption82SubOption1CustomizationAttribute {
     /// `text`
     ///
     /// Wire name `text`; `string`; optional; max_length: 24; min_length: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `DhcpOption82SubOption1CustomizationAttributeType`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
     #[serde(rename = "type", default)]
     pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3733,13 +3554,11 @@ pub struct DiffData {
     /// `path`
     ///
     /// Wire name `path`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `json`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3777,13 +3596,11 @@ pub struct DiffReport {
     /// `diffName`
     ///
     /// Wire name `diffName`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
     #[serde(rename = "diffName", default, skip_serializing_if = "Option::is_none")]
     pub diff_name: Option<String>,
     /// `diffData`
     ///
     /// Wire name `diffData`; `array<DiffData>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
     #[serde(rename = "diffData", default, skip_serializing_if = "Option::is_none")]
     pub diff_data: Option<Vec<DiffData>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3821,127 +3638,106 @@ pub struct DownLink {
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `deviceDto`
     ///
     /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "deviceDto", default, skip_serializing_if = "Option::is_none")]
     pub device_dto: Option<ViewmodelDevice>,
     /// `downLinkCount`
     ///
     /// Wire name `downLinkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
     pub down_link_count: Option<i64>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `lastSeenTime`
     ///
     /// Wire name `lastSeenTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
     pub last_seen_time: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `fwVersion`
     ///
     /// Wire name `fwVersion`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
     pub fw_version: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `apGroupId`
     ///
     /// Wire name `apGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_id: Option<String>,
     /// `apGroupName`
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// `wlanGroup24GId`
     ///
     /// Wire name `wlanGroup24GId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group24_g_id: Option<String>,
     /// `wlanGroup5GId`
     ///
     /// Wire name `wlanGroup5GId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group5_g_id: Option<String>,
     /// `wlanGroups`
     ///
     /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
     pub wlan_groups: Option<Vec<WlanGroup>>,
     /// `configStatus`
     ///
     /// Wire name `configStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
     pub config_status: Option<String>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "connectionStatus",
         default,
@@ -3951,13 +3747,11 @@ pub struct DownLink {
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `deviceStatusSeverity`
     ///
     /// Wire name `deviceStatusSeverity`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "deviceStatusSeverity",
         default,
@@ -3967,43 +3761,36 @@ pub struct DownLink {
     /// `IP`
     ///
     /// Wire name `IP`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `externalPort`
     ///
     /// Wire name `externalPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
     pub external_port: Option<String>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apStatusData`
     ///
     /// Wire name `apStatusData`; `ApStatusData`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
     pub ap_status_data: Option<ApStatusData>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `array<UpLink>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<Vec<UpLink>>,
     /// `downlink.downMac`
     ///
     /// Wire name `downlink.downMac`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "downlink.downMac",
         default,
@@ -4013,91 +3800,76 @@ pub struct DownLink {
     /// `downlink.rssi`
     ///
     /// Wire name `downlink.rssi`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub downlink_rssi: Option<Vec<i64>>,
     /// `downlink.type`
     ///
     /// Wire name `downlink.type`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplink.upMac`
     ///
     /// Wire name `uplink.upMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
     pub uplink_up_mac: Option<String>,
     /// `uplink.rssi`
     ///
     /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub uplink_rssi: Option<i64>,
     /// `uplink.type`
     ///
     /// Wire name `uplink.type`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `hops`
     ///
     /// Wire name `hops`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
     /// `deviceGroupId`
     ///
     /// Wire name `deviceGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
     pub device_group_id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// `downlinkCount`
     ///
     /// Wire name `downlinkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
     pub downlink_count: Option<i64>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `deviceGroupName`
     ///
     /// Wire name `deviceGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "deviceGroupName",
         default,
@@ -4107,7 +3879,6 @@ pub struct DownLink {
     /// `deviceModelType`
     ///
     /// Wire name `deviceModelType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "deviceModelType",
         default,
@@ -4117,13 +3888,11 @@ pub struct DownLink {
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "switchSerialNumber",
         default,
@@ -4133,43 +3902,36 @@ pub struct DownLink {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchPort`
     ///
     /// Wire name `switchPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
     pub switch_port: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// `poePort`
     ///
     /// Wire name `poePort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
     pub poe_port: Option<String>,
     /// `rogueCategory`
     ///
     /// Wire name `rogueCategory`; `map<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// `deviceSessionCacheWeight`
     ///
     /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "deviceSessionCacheWeight",
         default,
@@ -4179,13 +3941,11 @@ pub struct DownLink {
     /// `healthStatus`
     ///
     /// Wire name `healthStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
     pub health_status: Option<String>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "downlinkChannel",
         default,
@@ -4195,13 +3955,11 @@ pub struct DownLink {
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `geolocationSource`
     ///
     /// Wire name `geolocationSource`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "geolocationSource",
         default,
@@ -4211,25 +3969,21 @@ pub struct DownLink {
     /// `apRadioDeploy`
     ///
     /// Wire name `apRadioDeploy`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio_deploy: Option<String>,
     /// `reboot`
     ///
     /// Wire name `reboot`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reboot: Option<bool>,
     /// `apNeighborMacs`
     ///
     /// Wire name `apNeighborMacs`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
     pub ap_neighbor_macs: Option<Vec<String>>,
     /// `apNeighborRssis`
     ///
     /// Wire name `apNeighborRssis`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(
         rename = "apNeighborRssis",
         default,
@@ -4239,49 +3993,41 @@ pub struct DownLink {
     /// `neighbors`
     ///
     /// Wire name `neighbors`; `array<Neighbor>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<Neighbor>>,
     /// `txFrames`
     ///
     /// Wire name `txFrames`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "txFrames", default, skip_serializing_if = "Option::is_none")]
     pub tx_frames: Option<String>,
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `rxBytes`
     ///
     /// Wire name `rxBytes`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
     pub rx_bytes: Option<String>,
     /// `txBytes`
     ///
     /// Wire name `txBytes`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
     pub tx_bytes: Option<String>,
     /// `rxFrames`
     ///
     /// Wire name `rxFrames`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "rxFrames", default, skip_serializing_if = "Option::is_none")]
     pub rx_frames: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<i64>,
     /// `downMac`
     ///
     /// Wire name `downMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
     #[serde(rename = "downMac", default, skip_serializing_if = "Option::is_none")]
     pub down_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4736,13 +4482,11 @@ pub struct DriftInstance {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `instanceId`
     ///
     /// Wire name `instanceId`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
     #[serde(rename = "instanceId", default, skip_serializing_if = "Option::is_none")]
     pub instance_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4780,19 +4524,16 @@ pub struct DriftInstanceResponse {
     /// `data`
     ///
     /// Wire name `data`; `array<DriftInstance>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DriftInstance>>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4836,73 +4577,61 @@ pub struct Edge {
     /// `from`
     ///
     /// Wire name `from`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// `to`
     ///
     /// Wire name `to`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
     /// `fromMac`
     ///
     /// Wire name `fromMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "fromMac", default, skip_serializing_if = "Option::is_none")]
     pub from_mac: Option<String>,
     /// `toMac`
     ///
     /// Wire name `toMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "toMac", default, skip_serializing_if = "Option::is_none")]
     pub to_mac: Option<String>,
     /// `fromName`
     ///
     /// Wire name `fromName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "fromName", default, skip_serializing_if = "Option::is_none")]
     pub from_name: Option<String>,
     /// `toName`
     ///
     /// Wire name `toName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "toName", default, skip_serializing_if = "Option::is_none")]
     pub to_name: Option<String>,
     /// `poeEnabled`
     ///
     /// Wire name `poeEnabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
     pub poe_enabled: Option<bool>,
     /// `linkSpeed`
     ///
     /// Wire name `linkSpeed`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "linkSpeed", default, skip_serializing_if = "Option::is_none")]
     pub link_speed: Option<String>,
     /// `poeUsed`
     ///
     /// Wire name `poeUsed`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
     pub poe_used: Option<i64>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<i64>,
     /// `connectedPort`
     ///
     /// Wire name `connectedPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "connectedPort", default, skip_serializing_if = "Option::is_none")]
     pub connected_port: Option<String>,
     /// `correspondingPort`
     ///
     /// Wire name `correspondingPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(
         rename = "correspondingPort",
         default,
@@ -4912,13 +4641,11 @@ pub struct Edge {
     /// `connectionType`
     ///
     /// Wire name `connectionType`; `EdgeConnectionType`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "connectionType", default, skip_serializing_if = "Option::is_none")]
     pub connection_type: Option<EdgeConnectionType>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `EdgeConnectionStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(
         rename = "connectionStatus",
         default,
@@ -4928,55 +4655,46 @@ pub struct Edge {
     /// `fromRole`
     ///
     /// Wire name `fromRole`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "fromRole", default, skip_serializing_if = "Option::is_none")]
     pub from_role: Option<String>,
     /// `toRole`
     ///
     /// Wire name `toRole`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "toRole", default, skip_serializing_if = "Option::is_none")]
     pub to_role: Option<String>,
     /// `fromSNR`
     ///
     /// Wire name `fromSNR`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "fromSNR", default, skip_serializing_if = "Option::is_none")]
     pub from_snr: Option<i64>,
     /// `toSNR`
     ///
     /// Wire name `toSNR`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "toSNR", default, skip_serializing_if = "Option::is_none")]
     pub to_snr: Option<i64>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `channel`
     ///
     /// Wire name `channel`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<i64>,
     /// `fromSerial`
     ///
     /// Wire name `fromSerial`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "fromSerial", default, skip_serializing_if = "Option::is_none")]
     pub from_serial: Option<String>,
     /// `toSerial`
     ///
     /// Wire name `toSerial`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "toSerial", default, skip_serializing_if = "Option::is_none")]
     pub to_serial: Option<String>,
     /// `connectedPortUntaggedVlan`
     ///
     /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(
         rename = "connectedPortUntaggedVlan",
         default,
@@ -4986,7 +4704,6 @@ pub struct Edge {
     /// `correspondingPortUntaggedVlan`
     ///
     /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(
         rename = "correspondingPortUntaggedVlan",
         default,
@@ -4996,7 +4713,6 @@ pub struct Edge {
     /// `connectedPortTaggedVlan`
     ///
     /// Wire name `connectedPortTaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(
         rename = "connectedPortTaggedVlan",
         default,
@@ -5006,7 +4722,6 @@ pub struct Edge {
     /// `correspondingPortTaggedVlan`
     ///
     /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(
         rename = "correspondingPortTaggedVlan",
         default,
@@ -5016,7 +4731,6 @@ pub struct Edge {
     /// `extraEdges`
     ///
     /// Wire name `extraEdges`; `array<ExtraEdge>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
     #[serde(rename = "extraEdges", default, skip_serializing_if = "Option::is_none")]
     pub extra_edges: Option<Vec<ExtraEdge>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5334,7 +5048,6 @@ pub struct EnforceRequest {
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml EnforceRequest).
     #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5366,37 +5079,31 @@ pub struct ExtraEdge {
     /// `poeEnabled`
     ///
     /// Wire name `poeEnabled`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
     pub poe_enabled: Option<bool>,
     /// `linkSpeed`
     ///
     /// Wire name `linkSpeed`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(rename = "linkSpeed", default, skip_serializing_if = "Option::is_none")]
     pub link_speed: Option<String>,
     /// `poeUsed`
     ///
     /// Wire name `poeUsed`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
     pub poe_used: Option<i64>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<i64>,
     /// `connectedPort`
     ///
     /// Wire name `connectedPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(rename = "connectedPort", default, skip_serializing_if = "Option::is_none")]
     pub connected_port: Option<String>,
     /// `correspondingPort`
     ///
     /// Wire name `correspondingPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(
         rename = "correspondingPort",
         default,
@@ -5406,13 +5113,11 @@ pub struct ExtraEdge {
     /// `connectionType`
     ///
     /// Wire name `connectionType`; `ExtraEdgeConnectionType`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(rename = "connectionType", default, skip_serializing_if = "Option::is_none")]
     pub connection_type: Option<ExtraEdgeConnectionType>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `ExtraEdgeConnectionStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(
         rename = "connectionStatus",
         default,
@@ -5422,7 +5127,6 @@ pub struct ExtraEdge {
     /// `connectedPortUntaggedVlan`
     ///
     /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(
         rename = "connectedPortUntaggedVlan",
         default,
@@ -5432,7 +5136,6 @@ pub struct ExtraEdge {
     /// `correspondingPortUntaggedVlan`
     ///
     /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(
         rename = "correspondingPortUntaggedVlan",
         default,
@@ -5442,7 +5145,6 @@ pub struct ExtraEdge {
     /// `connectedPortTaggedVlan`
     ///
     /// Wire name `connectedPortTaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(
         rename = "connectedPortTaggedVlan",
         default,
@@ -5452,7 +5154,6 @@ pub struct ExtraEdge {
     /// `correspondingPortTaggedVlan`
     ///
     /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
     #[serde(
         rename = "correspondingPortTaggedVlan",
         default,
@@ -5687,7 +5388,6 @@ pub struct GeoLocation {
     /// `verticalUncertainty`
     ///
     /// Wire name `verticalUncertainty`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
     #[serde(
         rename = "verticalUncertainty",
         default,
@@ -5697,7 +5397,6 @@ pub struct GeoLocation {
     /// `lateralUncertainty`
     ///
     /// Wire name `lateralUncertainty`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
     #[serde(
         rename = "lateralUncertainty",
         default,
@@ -5707,25 +5406,21 @@ pub struct GeoLocation {
     /// `latitude`
     ///
     /// Wire name `latitude`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// `height`
     ///
     /// Wire name `height`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<f64>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5787,31 +5482,26 @@ pub struct HierarchyNode {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `templateType`
     ///
     /// Wire name `templateType`; `HierarchyNodeTemplateType`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "templateType", default, skip_serializing_if = "Option::is_none")]
     pub template_type: Option<HierarchyNodeTemplateType>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `templateContext`
     ///
     /// Wire name `templateContext`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(
         rename = "templateContext",
         default,
@@ -5821,37 +5511,31 @@ pub struct HierarchyNode {
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `createdBy`
     ///
     /// Wire name `createdBy`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "createdBy", default, skip_serializing_if = "Option::is_none")]
     pub created_by: Option<String>,
     /// `createdOn`
     ///
     /// Wire name `createdOn`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "createdOn", default, skip_serializing_if = "Option::is_none")]
     pub created_on: Option<i64>,
     /// `lastModified`
     ///
     /// Wire name `lastModified`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<i64>,
     /// `lastApplied`
     ///
     /// Wire name `lastApplied`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "lastApplied", default, skip_serializing_if = "Option::is_none")]
     pub last_applied: Option<i64>,
     /// `authorizationToken`
     ///
     /// Wire name `authorizationToken`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(
         rename = "authorizationToken",
         default,
@@ -5861,31 +5545,26 @@ pub struct HierarchyNode {
     /// `version`
     ///
     /// Wire name `version`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
     /// `driftStatus`
     ///
     /// Wire name `driftStatus`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "driftStatus", default, skip_serializing_if = "Option::is_none")]
     pub drift_status: Option<String>,
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `appliedOnEcTenants`
     ///
     /// Wire name `appliedOnEcTenants`; `array<string>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(
         rename = "appliedOnEcTenants",
         default,
@@ -5895,7 +5574,6 @@ pub struct HierarchyNode {
     /// `appliedOnInstances`
     ///
     /// Wire name `appliedOnInstances`; `array<string>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(
         rename = "appliedOnInstances",
         default,
@@ -5905,19 +5583,16 @@ pub struct HierarchyNode {
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `children`
     ///
     /// Wire name `children`; `array<HierarchyNode>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<HierarchyNode>>,
     /// `supportsChildren`
     ///
     /// Wire name `supportsChildren`; `boolean`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
     #[serde(
         rename = "supportsChildren",
         default,
@@ -6217,37 +5892,31 @@ pub struct HierarchyQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `json`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<serde_json::Value>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<HierarchyNode>`; optional.
-    /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<HierarchyNode>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6309,13 +5978,11 @@ pub struct LanPortClientIsolationSettings {
     /// `autoVrrp`
     ///
     /// Wire name `autoVrrp`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
     #[serde(rename = "autoVrrp", default, skip_serializing_if = "Option::is_none")]
     pub auto_vrrp: Option<bool>,
     /// `packetsType`
     ///
     /// Wire name `packetsType`; `LanPortClientIsolationSettingsPacketsType`; optional; default: UNICAST.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
     #[serde(rename = "packetsType", default, skip_serializing_if = "Option::is_none")]
     pub packets_type: Option<LanPortClientIsolationSettingsPacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6415,13 +6082,11 @@ pub struct LanPortStatus {
     /// `port`
     ///
     /// Wire name `port`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<String>,
     /// `phyLink`
     ///
     /// Wire name `phyLink`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
     #[serde(rename = "phyLink", default, skip_serializing_if = "Option::is_none")]
     pub phy_link: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6459,19 +6124,16 @@ pub struct LteBandLockChannel {
     /// `band3G`
     ///
     /// Wire name `band3G`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
     #[serde(rename = "band3G", default, skip_serializing_if = "Option::is_none")]
     pub band3_g: Option<Vec<String>>,
     /// `band4G`
     ///
     /// Wire name `band4G`; `array<string>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
     #[serde(rename = "band4G", default, skip_serializing_if = "Option::is_none")]
     pub band4_g: Option<Vec<String>>,
     /// `region`
     ///
     /// Wire name `region`; `LteBandLockChannelRegion`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
     #[serde(default)]
     pub region: Option<LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6578,7 +6240,6 @@ pub struct MulticastDnsFencingRule {
     /// `customMappingEnabled`
     ///
     /// Wire name `customMappingEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(
         rename = "customMappingEnabled",
         default,
@@ -6588,7 +6249,6 @@ pub struct MulticastDnsFencingRule {
     /// `customServiceName`
     ///
     /// Wire name `customServiceName`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(
         rename = "customServiceName",
         default,
@@ -6598,37 +6258,31 @@ pub struct MulticastDnsFencingRule {
     /// `customStrings`
     ///
     /// Wire name `customStrings`; `array<string>`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(rename = "customStrings")]
     pub custom_strings: Vec<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `service`
     ///
     /// Wire name `service`; `MulticastDnsFencingRuleService`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(default)]
     pub service: Option<MulticastDnsFencingRuleService>,
     /// `wiredEnabled`
     ///
     /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
     pub wired_enabled: Option<bool>,
     /// `wiredRules`
     ///
     /// Wire name `wiredRules`; `array<MulticastDnsFencingWiredRule>`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(rename = "wiredRules")]
     pub wired_rules: Vec<MulticastDnsFencingWiredRule>,
     /// `wirelessEnabled`
     ///
     /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(
         rename = "wirelessEnabled",
         default,
@@ -6638,7 +6292,6 @@ pub struct MulticastDnsFencingRule {
     /// `wirelessRule`
     ///
     /// Wire name `wirelessRule`; `MulticastDnsFencingWirelessRule`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
     #[serde(rename = "wirelessRule", default, skip_serializing_if = "Option::is_none")]
     pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -6848,25 +6501,21 @@ pub struct MulticastDnsFencingWiredRule {
     /// `closestApMac`
     ///
     /// Wire name `closestApMac`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
     #[serde(rename = "closestApMac")]
     pub closest_ap_mac: String,
     /// `deviceMacAddresses`
     ///
     /// Wire name `deviceMacAddresses`; `array<string>`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
     #[serde(rename = "deviceMacAddresses")]
     pub device_mac_addresses: Vec<String>,
     /// `fencingRange`
     ///
     /// Wire name `fencingRange`; `MulticastDnsFencingWiredRuleFencingRange`; optional; default: SAME_AP.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
     #[serde(rename = "fencingRange", default, skip_serializing_if = "Option::is_none")]
     pub fencing_range: Option<MulticastDnsFencingWiredRuleFencingRange>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
@@ -6962,7 +6611,6 @@ pub struct MulticastDnsFencingWirelessRule {
     /// `fencingRange`
     ///
     /// Wire name `fencingRange`; `MulticastDnsFencingWirelessRuleFencingRange`; optional; default: SAME_AP.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule).
     #[serde(rename = "fencingRange", default, skip_serializing_if = "Option::is_none")]
     pub fencing_range: Option<MulticastDnsFencingWirelessRuleFencingRange>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7052,19 +6700,16 @@ pub struct Neighbor {
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `apName`
     ///
     /// Wire name `apName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
     #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
     pub ap_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7108,85 +6753,71 @@ pub struct Node {
     /// `type`
     ///
     /// Wire name `type`; `NodeType`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<NodeType>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `serial`
     ///
     /// Wire name `serial`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serial: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `NodeStatus`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<NodeStatus>,
     /// `childCount`
     ///
     /// Wire name `childCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "childCount", default, skip_serializing_if = "Option::is_none")]
     pub child_count: Option<i64>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `parentMac`
     ///
     /// Wire name `parentMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "parentMac", default, skip_serializing_if = "Option::is_none")]
     pub parent_mac: Option<String>,
     /// `cloudPort`
     ///
     /// Wire name `cloudPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
     pub cloud_port: Option<String>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `array<UpLink>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<Vec<UpLink>>,
     /// `downlink`
     ///
     /// Wire name `downlink`; `array<DownLink>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downlink: Option<Vec<DownLink>>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(
         rename = "downlinkChannel",
         default,
@@ -7196,31 +6827,26 @@ pub struct Node {
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `downlinkType`
     ///
     /// Wire name `downlinkType`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "downlinkType", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplinkType`
     ///
     /// Wire name `uplinkType`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "uplinkType", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `isConnectedCloud`
     ///
     /// Wire name `isConnectedCloud`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(
         rename = "isConnectedCloud",
         default,
@@ -7230,19 +6856,16 @@ pub struct Node {
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `taggedVlan`
     ///
     /// Wire name `taggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "taggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlan: Option<String>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
     #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7546,7 +7169,6 @@ pub struct QosStats {
     /// `personalIdentityNetworkId`
     ///
     /// Wire name `personalIdentityNetworkId`; `string`; optional; format: uuid.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(
         rename = "personalIdentityNetworkId",
         default,
@@ -7556,19 +7178,16 @@ pub struct QosStats {
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// `uploadPackets`
     ///
     /// Wire name `uploadPackets`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(rename = "uploadPackets", default, skip_serializing_if = "Option::is_none")]
     pub upload_packets: Option<i64>,
     /// `downloadPackets`
     ///
     /// Wire name `downloadPackets`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(
         rename = "downloadPackets",
         default,
@@ -7578,19 +7197,16 @@ pub struct QosStats {
     /// `uploadBytes`
     ///
     /// Wire name `uploadBytes`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(rename = "uploadBytes", default, skip_serializing_if = "Option::is_none")]
     pub upload_bytes: Option<i64>,
     /// `downloadBytes`
     ///
     /// Wire name `downloadBytes`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(rename = "downloadBytes", default, skip_serializing_if = "Option::is_none")]
     pub download_bytes: Option<i64>,
     /// `billingStartEpoch`
     ///
     /// Wire name `billingStartEpoch`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(
         rename = "billingStartEpoch",
         default,
@@ -7600,7 +7216,6 @@ pub struct QosStats {
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional; format: uuid.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
     #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7677,43 +7292,36 @@ pub struct QueryResponseApGroupQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ApGroupQueryData>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ApGroupQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7788,43 +7396,36 @@ pub struct QueryResponseQosStats {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<QosStats>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<QosStats>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -7899,43 +7500,36 @@ pub struct QueryResponseTopologyResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<TopologyResponse>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<TopologyResponse>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
     #[serde(
         rename = "subsequentQueries",
         default,
@@ -8010,13 +7604,11 @@ pub struct SignedUrlResponse {
     /// `fileId`
     ///
     /// Wire name `fileId`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
     #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
     /// `signedUrl`
     ///
     /// Wire name `signedUrl`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
     #[serde(rename = "signedUrl", default, skip_serializing_if = "Option::is_none")]
     pub signed_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8054,31 +7646,26 @@ pub struct SimSettings {
     /// `apn`
     ///
     /// Wire name `apn`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub apn: Option<String>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `lteBands`
     ///
     /// Wire name `lteBands`; `array<LteBandLockChannel>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
     #[serde(rename = "lteBands", default, skip_serializing_if = "Option::is_none")]
     pub lte_bands: Option<Vec<LteBandLockChannel>>,
     /// `networkSelection`
     ///
     /// Wire name `networkSelection`; `SimSettingsNetworkSelection`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
     #[serde(rename = "networkSelection", default)]
     pub network_selection: Option<SimSettingsNetworkSelection>,
     /// `roaming`
     ///
     /// Wire name `roaming`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roaming: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8196,13 +7783,11 @@ pub struct TopologyResponse {
     /// `edges`
     ///
     /// Wire name `edges`; `array<Edge>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<Edge>>,
     /// `nodes`
     ///
     /// Wire name `nodes`; `array<Node>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<Vec<Node>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -8240,127 +7825,106 @@ pub struct UpLink {
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `deviceDto`
     ///
     /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "deviceDto", default, skip_serializing_if = "Option::is_none")]
     pub device_dto: Option<ViewmodelDevice>,
     /// `downLinkCount`
     ///
     /// Wire name `downLinkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
     pub down_link_count: Option<i64>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `lastSeenTime`
     ///
     /// Wire name `lastSeenTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
     pub last_seen_time: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `fwVersion`
     ///
     /// Wire name `fwVersion`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
     pub fw_version: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `apGroupId`
     ///
     /// Wire name `apGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_id: Option<String>,
     /// `apGroupName`
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// `wlanGroup24GId`
     ///
     /// Wire name `wlanGroup24GId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group24_g_id: Option<String>,
     /// `wlanGroup5GId`
     ///
     /// Wire name `wlanGroup5GId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group5_g_id: Option<String>,
     /// `wlanGroups`
     ///
     /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
     pub wlan_groups: Option<Vec<WlanGroup>>,
     /// `configStatus`
     ///
     /// Wire name `configStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
     pub config_status: Option<String>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "connectionStatus",
         default,
@@ -8370,13 +7934,11 @@ pub struct UpLink {
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `deviceStatusSeverity`
     ///
     /// Wire name `deviceStatusSeverity`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "deviceStatusSeverity",
         default,
@@ -8386,37 +7948,31 @@ pub struct UpLink {
     /// `IP`
     ///
     /// Wire name `IP`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `externalPort`
     ///
     /// Wire name `externalPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
     pub external_port: Option<String>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apStatusData`
     ///
     /// Wire name `apStatusData`; `ApStatusData`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
     pub ap_status_data: Option<ApStatusData>,
     /// `downlink.downMac`
     ///
     /// Wire name `downlink.downMac`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "downlink.downMac",
         default,
@@ -8426,91 +7982,76 @@ pub struct UpLink {
     /// `downlink.rssi`
     ///
     /// Wire name `downlink.rssi`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub downlink_rssi: Option<Vec<i64>>,
     /// `downlink.type`
     ///
     /// Wire name `downlink.type`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplink.upMac`
     ///
     /// Wire name `uplink.upMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
     pub uplink_up_mac: Option<String>,
     /// `uplink.rssi`
     ///
     /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub uplink_rssi: Option<i64>,
     /// `uplink.type`
     ///
     /// Wire name `uplink.type`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `hops`
     ///
     /// Wire name `hops`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
     /// `deviceGroupId`
     ///
     /// Wire name `deviceGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
     pub device_group_id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// `downlinkCount`
     ///
     /// Wire name `downlinkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
     pub downlink_count: Option<i64>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `deviceGroupName`
     ///
     /// Wire name `deviceGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "deviceGroupName",
         default,
@@ -8520,7 +8061,6 @@ pub struct UpLink {
     /// `deviceModelType`
     ///
     /// Wire name `deviceModelType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "deviceModelType",
         default,
@@ -8530,13 +8070,11 @@ pub struct UpLink {
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "switchSerialNumber",
         default,
@@ -8546,43 +8084,36 @@ pub struct UpLink {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchPort`
     ///
     /// Wire name `switchPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
     pub switch_port: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// `poePort`
     ///
     /// Wire name `poePort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
     pub poe_port: Option<String>,
     /// `rogueCategory`
     ///
     /// Wire name `rogueCategory`; `map<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// `deviceSessionCacheWeight`
     ///
     /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "deviceSessionCacheWeight",
         default,
@@ -8592,13 +8123,11 @@ pub struct UpLink {
     /// `healthStatus`
     ///
     /// Wire name `healthStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
     pub health_status: Option<String>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "downlinkChannel",
         default,
@@ -8608,13 +8137,11 @@ pub struct UpLink {
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `geolocationSource`
     ///
     /// Wire name `geolocationSource`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "geolocationSource",
         default,
@@ -8624,25 +8151,21 @@ pub struct UpLink {
     /// `apRadioDeploy`
     ///
     /// Wire name `apRadioDeploy`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio_deploy: Option<String>,
     /// `reboot`
     ///
     /// Wire name `reboot`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reboot: Option<bool>,
     /// `apNeighborMacs`
     ///
     /// Wire name `apNeighborMacs`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
     pub ap_neighbor_macs: Option<Vec<String>>,
     /// `apNeighborRssis`
     ///
     /// Wire name `apNeighborRssis`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(
         rename = "apNeighborRssis",
         default,
@@ -8652,49 +8175,41 @@ pub struct UpLink {
     /// `neighbors`
     ///
     /// Wire name `neighbors`; `array<Neighbor>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<Neighbor>>,
     /// `txFrames`
     ///
     /// Wire name `txFrames`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "txFrames", default, skip_serializing_if = "Option::is_none")]
     pub tx_frames: Option<String>,
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `rxBytes`
     ///
     /// Wire name `rxBytes`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
     pub rx_bytes: Option<String>,
     /// `txBytes`
     ///
     /// Wire name `txBytes`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
     pub tx_bytes: Option<String>,
     /// `rxFrames`
     ///
     /// Wire name `rxFrames`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "rxFrames", default, skip_serializing_if = "Option::is_none")]
     pub rx_frames: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<i64>,
     /// `upMac`
     ///
     /// Wire name `upMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
     #[serde(rename = "upMac", default, skip_serializing_if = "Option::is_none")]
     pub up_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9143,25 +8658,21 @@ pub struct UpdateVenueSettingBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
     #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
     #[serde(
         rename = "syslogPrimaryServer",
         default,
@@ -9171,7 +8682,6 @@ pub struct UpdateVenueSettingBo {
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
     #[serde(
         rename = "syslogSecondaryServer",
         default,
@@ -9181,7 +8691,6 @@ pub struct UpdateVenueSettingBo {
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
     #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9243,7 +8752,6 @@ pub struct UploadUrlRequest {
     /// `fileExtension`
     ///
     /// Wire name `fileExtension`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml UploadUrlRequest).
     #[serde(rename = "fileExtension", default, skip_serializing_if = "Option::is_none")]
     pub file_extension: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9275,7 +8783,6 @@ pub struct VenueApBssColoringSettings {
     /// `bssColoringEnabled`
     ///
     /// Wire name `bssColoringEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApBssColoringSettings).
     #[serde(
         rename = "bssColoringEnabled",
         default,
@@ -9311,31 +8818,26 @@ pub struct VenueApCellularSettings {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `primarySim`
     ///
     /// Wire name `primarySim`; `SimSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
     #[serde(rename = "primarySim", default, skip_serializing_if = "Option::is_none")]
     pub primary_sim: Option<SimSettings>,
     /// `primaryWanRecoveryTimer`
     ///
     /// Wire name `primaryWanRecoveryTimer`; `integer`; required; format: int32; maximum: 300; minimum: 10.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
     #[serde(rename = "primaryWanRecoveryTimer")]
     pub primary_wan_recovery_timer: i64,
     /// `secondarySim`
     ///
     /// Wire name `secondarySim`; `SimSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
     #[serde(rename = "secondarySim", default, skip_serializing_if = "Option::is_none")]
     pub secondary_sim: Option<SimSettings>,
     /// `wanConnection`
     ///
     /// Wire name `wanConnection`; `VenueApCellularSettingsWanConnection`; required; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
     #[serde(rename = "wanConnection", default)]
     pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9452,19 +8954,16 @@ pub struct VenueApClientAdmissionControlSettings {
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `maxRadioLoad24G`
     ///
     /// Wire name `maxRadioLoad24G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(
         rename = "maxRadioLoad24G",
         default,
@@ -9474,7 +8973,6 @@ pub struct VenueApClientAdmissionControlSettings {
     /// `maxRadioLoad50G`
     ///
     /// Wire name `maxRadioLoad50G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(
         rename = "maxRadioLoad50G",
         default,
@@ -9484,7 +8982,6 @@ pub struct VenueApClientAdmissionControlSettings {
     /// `minClientCount24G`
     ///
     /// Wire name `minClientCount24G`; `integer`; optional; default: 10; format: int32; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(
         rename = "minClientCount24G",
         default,
@@ -9494,7 +8991,6 @@ pub struct VenueApClientAdmissionControlSettings {
     /// `minClientCount50G`
     ///
     /// Wire name `minClientCount50G`; `integer`; optional; default: 20; format: int32; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(
         rename = "minClientCount50G",
         default,
@@ -9504,7 +9000,6 @@ pub struct VenueApClientAdmissionControlSettings {
     /// `minClientThroughput24G`
     ///
     /// Wire name `minClientThroughput24G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(
         rename = "minClientThroughput24G",
         default,
@@ -9514,7 +9009,6 @@ pub struct VenueApClientAdmissionControlSettings {
     /// `minClientThroughput50G`
     ///
     /// Wire name `minClientThroughput50G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
     #[serde(
         rename = "minClientThroughput50G",
         default,
@@ -9592,19 +9086,16 @@ pub struct VenueApDirectedMulticastSettings {
     /// `networkEnabled`
     ///
     /// Wire name `networkEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
     #[serde(rename = "networkEnabled", default, skip_serializing_if = "Option::is_none")]
     pub network_enabled: Option<bool>,
     /// `wiredEnabled`
     ///
     /// Wire name `wiredEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
     #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
     pub wired_enabled: Option<bool>,
     /// `wirelessEnabled`
     ///
     /// Wire name `wirelessEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
     #[serde(
         rename = "wirelessEnabled",
         default,
@@ -9652,25 +9143,21 @@ pub struct VenueApDosProtectionSettings {
     /// `blockingPeriod`
     ///
     /// Wire name `blockingPeriod`; `integer`; optional; default: 60; format: int32; maximum: 600; minimum: 30.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
     #[serde(rename = "blockingPeriod", default, skip_serializing_if = "Option::is_none")]
     pub blocking_period: Option<i64>,
     /// `checkPeriod`
     ///
     /// Wire name `checkPeriod`; `integer`; optional; default: 30; format: int32; maximum: 600; minimum: 30.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
     #[serde(rename = "checkPeriod", default, skip_serializing_if = "Option::is_none")]
     pub check_period: Option<i64>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `failThreshold`
     ///
     /// Wire name `failThreshold`; `integer`; optional; default: 5; format: int32; maximum: 25; minimum: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
     #[serde(rename = "failThreshold", default, skip_serializing_if = "Option::is_none")]
     pub fail_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -9720,7 +9207,6 @@ pub struct VenueApLoadBalancingSettings {
     /// `bandBalancingClientPercent24G`
     ///
     /// Wire name `bandBalancingClientPercent24G`; `integer`; optional; default: 25; format: int32; maximum: 100; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(
         rename = "bandBalancingClientPercent24G",
         default,
@@ -9730,7 +9216,6 @@ pub struct VenueApLoadBalancingSettings {
     /// `bandBalancingEnabled`
     ///
     /// Wire name `bandBalancingEnabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(
         rename = "bandBalancingEnabled",
         default,
@@ -9740,13 +9225,11 @@ pub struct VenueApLoadBalancingSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `loadBalancingMethod`
     ///
     /// Wire name `loadBalancingMethod`; `VenueApLoadBalancingSettingsLoadBalancingMethod`; optional; default: BASED_ON_CLIENT_COUNT.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(
         rename = "loadBalancingMethod",
         default,
@@ -9756,13 +9239,11 @@ pub struct VenueApLoadBalancingSettings {
     /// `steeringMode`
     ///
     /// Wire name `steeringMode`; `VenueApLoadBalancingSettingsSteeringMode`; optional; default: BASIC.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(rename = "steeringMode", default, skip_serializing_if = "Option::is_none")]
     pub steering_mode: Option<VenueApLoadBalancingSettingsSteeringMode>,
     /// `stickyClientNbrApPercentageThreshold`
     ///
     /// Wire name `stickyClientNbrApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(
         rename = "stickyClientNbrApPercentageThreshold",
         default,
@@ -9772,7 +9253,6 @@ pub struct VenueApLoadBalancingSettings {
     /// `stickyClientSnrThreshold`
     ///
     /// Wire name `stickyClientSnrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(
         rename = "stickyClientSnrThreshold",
         default,
@@ -9782,7 +9262,6 @@ pub struct VenueApLoadBalancingSettings {
     /// `stickyClientSteeringEnabled`
     ///
     /// Wire name `stickyClientSteeringEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
     #[serde(
         rename = "stickyClientSteeringEnabled",
         default,
@@ -9989,7 +9468,6 @@ pub struct VenueApManagementTrafficVlanSettings {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApManagementTrafficVlanSettings).
     #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10021,25 +9499,21 @@ pub struct VenueApMeshSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `radioType`
     ///
     /// Wire name `radioType`; `VenueApMeshSettingsRadioType`; optional; default: _5_6_GHz.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
     #[serde(rename = "radioType", default, skip_serializing_if = "Option::is_none")]
     pub radio_type: Option<VenueApMeshSettingsRadioType>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10158,25 +9632,21 @@ pub struct VenueApMeshSettingsV1 {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `radioType`
     ///
     /// Wire name `radioType`; `VenueApMeshSettingsV1RadioType`; optional; default: _5_GHz.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
     #[serde(rename = "radioType", default, skip_serializing_if = "Option::is_none")]
     pub radio_type: Option<VenueApMeshSettingsV1RadioType>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10287,7 +9757,6 @@ pub struct VenueApModelAntennaTypeSettings {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelAntennaTypeSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10319,13 +9788,11 @@ pub struct VenueApModelBandModeSettings {
     /// `bandMode`
     ///
     /// Wire name `bandMode`; `VenueApModelBandModeSettingsBandMode`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
     #[serde(rename = "bandMode", default, skip_serializing_if = "Option::is_none")]
     pub band_mode: Option<VenueApModelBandModeSettingsBandMode>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10421,7 +9888,6 @@ pub struct VenueApModelCapabilities {
     /// `apModels`
     ///
     /// Wire name `apModels`; `array<CapabilitiesApModel>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelCapabilities).
     #[serde(rename = "apModels", default, skip_serializing_if = "Option::is_none")]
     pub ap_models: Option<Vec<CapabilitiesApModel>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10453,31 +9919,26 @@ pub struct VenueApModelExternalAntennaSettings {
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
     #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
     #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `gain24G`
     ///
     /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
     #[serde(rename = "gain24G", default, skip_serializing_if = "Option::is_none")]
     pub gain24_g: Option<i64>,
     /// `gain50G`
     ///
     /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
     #[serde(rename = "gain50G", default, skip_serializing_if = "Option::is_none")]
     pub gain50_g: Option<i64>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10533,7 +9994,6 @@ pub struct VenueApModelLanPortSettings {
     /// `clientIsolationEnabled`
     ///
     /// Wire name `clientIsolationEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
     #[serde(
         rename = "clientIsolationEnabled",
         default,
@@ -10543,7 +10003,6 @@ pub struct VenueApModelLanPortSettings {
     /// `clientIsolationSettings`
     ///
     /// Wire name `clientIsolationSettings`; `LanPortClientIsolationSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
     #[serde(
         rename = "clientIsolationSettings",
         default,
@@ -10553,7 +10012,6 @@ pub struct VenueApModelLanPortSettings {
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
     #[serde(
         rename = "dhcpOption82Enabled",
         default,
@@ -10563,7 +10021,6 @@ pub struct VenueApModelLanPortSettings {
     /// `dhcpOption82Settings`
     ///
     /// Wire name `dhcpOption82Settings`; `DhcpOption82Settings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
     #[serde(
         rename = "dhcpOption82Settings",
         default,
@@ -10573,13 +10030,11 @@ pub struct VenueApModelLanPortSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `softGreEnabled`
     ///
     /// Wire name `softGreEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
     #[serde(rename = "softGreEnabled", default, skip_serializing_if = "Option::is_none")]
     pub soft_gre_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10647,13 +10102,11 @@ pub struct VenueApModelLanPortSpecificSettings {
     /// `poeMode`
     ///
     /// Wire name `poeMode`; `VenueApModelLanPortSpecificSettingsPoeMode`; optional; may be null.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
     #[serde(rename = "poeMode", default, skip_serializing_if = "Option::is_none")]
     pub poe_mode: Option<VenueApModelLanPortSpecificSettingsPoeMode>,
     /// `poeOut`
     ///
     /// Wire name `poeOut`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
     #[serde(rename = "poeOut", default, skip_serializing_if = "Option::is_none")]
     pub poe_out: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10769,13 +10222,11 @@ pub struct VenueApModelLedSettings {
     /// `ledEnabled`
     ///
     /// Wire name `ledEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
     #[serde(rename = "ledEnabled", default, skip_serializing_if = "Option::is_none")]
     pub led_enabled: Option<bool>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10813,7 +10264,6 @@ pub struct VenueApModelUsbPortSettings {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelUsbPortSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10845,13 +10295,11 @@ pub struct VenueApMulticastDnsFencingSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `rules`
     ///
     /// Wire name `rules`; `array<MulticastDnsFencingRule>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<MulticastDnsFencingRule>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -10889,7 +10337,6 @@ pub struct VenueApRadio24GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<VenueApRadio24GHzSettingsAllowedChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
     #[serde(
         rename = "allowedChannels",
         default,
@@ -10899,13 +10346,11 @@ pub struct VenueApRadio24GHzSettings {
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -10915,19 +10360,16 @@ pub struct VenueApRadio24GHzSettings {
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
     #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio24GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio24GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -11317,7 +10759,6 @@ pub struct VenueApRadio5GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadio5GHzSettingsAllowedIndoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(
         rename = "allowedIndoorChannels",
         default,
@@ -11329,7 +10770,6 @@ pub struct VenueApRadio5GHzSettings {
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio5GHzSettingsAllowedOutdoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(
         rename = "allowedOutdoorChannels",
         default,
@@ -11341,13 +10781,11 @@ pub struct VenueApRadio5GHzSettings {
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -11357,7 +10795,6 @@ pub struct VenueApRadio5GHzSettings {
     /// `combineChannels`
     ///
     /// Wire name `combineChannels`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(
         rename = "combineChannels",
         default,
@@ -11367,19 +10804,16 @@ pub struct VenueApRadio5GHzSettings {
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio5GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio5GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -12020,7 +11454,6 @@ pub struct VenueApRadio6GHzSettings {
     ///
     /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsAllowedChannels>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "allowedChannels",
         default,
@@ -12030,7 +11463,6 @@ pub struct VenueApRadio6GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadio6GHzSettingsAllowedIndoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "allowedIndoorChannels",
         default,
@@ -12042,7 +11474,6 @@ pub struct VenueApRadio6GHzSettings {
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio6GHzSettingsAllowedOutdoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "allowedOutdoorChannels",
         default,
@@ -12054,19 +11485,16 @@ pub struct VenueApRadio6GHzSettings {
     /// `bssMinRate6G`
     ///
     /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
     pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsBssMinRate6G>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -12076,13 +11504,11 @@ pub struct VenueApRadio6GHzSettings {
     /// `enableAfc`
     ///
     /// Wire name `enableAfc`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
     pub enable_afc: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "enableMulticastDownlinkRateLimiting",
         default,
@@ -12092,7 +11518,6 @@ pub struct VenueApRadio6GHzSettings {
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "enableMulticastUplinkRateLimiting",
         default,
@@ -12102,19 +11527,16 @@ pub struct VenueApRadio6GHzSettings {
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio6GHzSettingsMethod>,
     /// `mgmtTxRate6G`
     ///
     /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
     pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsMgmtTxRate6G>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "multicastDownlinkRateLimiting",
         default,
@@ -12124,7 +11546,6 @@ pub struct VenueApRadio6GHzSettings {
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(
         rename = "multicastUplinkRateLimiting",
         default,
@@ -12134,19 +11555,16 @@ pub struct VenueApRadio6GHzSettings {
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio6GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio6GHzSettingsTxPower>,
     /// `venueHeight`
     ///
     /// Wire name `venueHeight`; `VenueHeight`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
     #[serde(rename = "venueHeight", default, skip_serializing_if = "Option::is_none")]
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -13501,7 +12919,6 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsV1AllowedChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(
         rename = "allowedChannels",
         default,
@@ -13511,19 +12928,16 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `bssMinRate6G`
     ///
     /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsV1BssMinRate6G`; optional; default: HE_MCS_0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
     pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsV1BssMinRate6G>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsV1ChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -13533,13 +12947,11 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `enableAfc`
     ///
     /// Wire name `enableAfc`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
     pub enable_afc: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(
         rename = "enableMulticastDownlinkRateLimiting",
         default,
@@ -13549,7 +12961,6 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(
         rename = "enableMulticastUplinkRateLimiting",
         default,
@@ -13559,19 +12970,16 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio6GHzSettingsV1Method`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio6GHzSettingsV1Method>,
     /// `mgmtTxRate6G`
     ///
     /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsV1MgmtTxRate6G`; optional; default: _6.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
     pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(
         rename = "multicastDownlinkRateLimiting",
         default,
@@ -13581,7 +12989,6 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(
         rename = "multicastUplinkRateLimiting",
         default,
@@ -13591,19 +12998,16 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio6GHzSettingsV1TxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio6GHzSettingsV1TxPower>,
     /// `venueHeight`
     ///
     /// Wire name `venueHeight`; `VenueHeight`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
     #[serde(rename = "venueHeight", default, skip_serializing_if = "Option::is_none")]
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -14374,13 +13778,11 @@ pub struct VenueApRadioDual5GHzSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `inheritParamsLower5G`
     ///
     /// Wire name `inheritParamsLower5G`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
     #[serde(
         rename = "inheritParamsLower5G",
         default,
@@ -14390,7 +13792,6 @@ pub struct VenueApRadioDual5GHzSettings {
     /// `inheritParamsUpper5G`
     ///
     /// Wire name `inheritParamsUpper5G`; `boolean`; optional; default: true.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
     #[serde(
         rename = "inheritParamsUpper5G",
         default,
@@ -14400,7 +13801,6 @@ pub struct VenueApRadioDual5GHzSettings {
     /// `radioParamsLower5G`
     ///
     /// Wire name `radioParamsLower5G`; `VenueApRadioLower5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
     #[serde(
         rename = "radioParamsLower5G",
         default,
@@ -14410,7 +13810,6 @@ pub struct VenueApRadioDual5GHzSettings {
     /// `radioParamsUpper5G`
     ///
     /// Wire name `radioParamsUpper5G`; `VenueApRadioUpper5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
     #[serde(
         rename = "radioParamsUpper5G",
         default,
@@ -14476,7 +13875,6 @@ pub struct VenueApRadioLower5GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(
         rename = "allowedIndoorChannels",
         default,
@@ -14488,7 +13886,6 @@ pub struct VenueApRadioLower5GHzSettings {
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(
         rename = "allowedOutdoorChannels",
         default,
@@ -14500,13 +13897,11 @@ pub struct VenueApRadioLower5GHzSettings {
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadioLower5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -14516,19 +13911,16 @@ pub struct VenueApRadioLower5GHzSettings {
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadioLower5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadioLower5GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadioLower5GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadioLower5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -15164,25 +14556,21 @@ pub struct VenueApRadioSettings {
     /// `radioParams24G`
     ///
     /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
     #[serde(rename = "radioParams24G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
     /// `radioParams50G`
     ///
     /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
     #[serde(rename = "radioParams50G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
     /// `radioParams6G`
     ///
     /// Wire name `radioParams6G`; `VenueApRadio6GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
     #[serde(rename = "radioParams6G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
     /// `radioParamsDual5G`
     ///
     /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
     #[serde(
         rename = "radioParamsDual5G",
         default,
@@ -15248,25 +14636,21 @@ pub struct VenueApRadioSettingsV1 {
     /// `radioParams24G`
     ///
     /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
     #[serde(rename = "radioParams24G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
     /// `radioParams50G`
     ///
     /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
     #[serde(rename = "radioParams50G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
     /// `radioParams6G`
     ///
     /// Wire name `radioParams6G`; `VenueApRadio6GHzSettingsV1`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
     #[serde(rename = "radioParams6G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
     /// `radioParamsDual5G`
     ///
     /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
     #[serde(
         rename = "radioParamsDual5G",
         default,
@@ -15332,7 +14716,6 @@ pub struct VenueApRadioUpper5GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(
         rename = "allowedIndoorChannels",
         default,
@@ -15344,7 +14727,6 @@ pub struct VenueApRadioUpper5GHzSettings {
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>`; optional.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(
         rename = "allowedOutdoorChannels",
         default,
@@ -15356,13 +14738,11 @@ pub struct VenueApRadioUpper5GHzSettings {
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadioUpper5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(
         rename = "channelBandwidth",
         default,
@@ -15372,19 +14752,16 @@ pub struct VenueApRadioUpper5GHzSettings {
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadioUpper5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadioUpper5GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadioUpper5GHzSettingsTxPower`; optional; default: MAX.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
     #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadioUpper5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16020,7 +15397,6 @@ pub struct VenueApRadiusOptionSettings {
     /// `calledStationIdType`
     ///
     /// Wire name `calledStationIdType`; `VenueApRadiusOptionSettingsCalledStationIdType`; optional; default: BSSID.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(
         rename = "calledStationIdType",
         default,
@@ -16030,25 +15406,21 @@ pub struct VenueApRadiusOptionSettings {
     /// `nasIdDelimiter`
     ///
     /// Wire name `nasIdDelimiter`; `VenueApRadiusOptionSettingsNasIdDelimiter`; optional; default: DASH.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(rename = "nasIdDelimiter", default, skip_serializing_if = "Option::is_none")]
     pub nas_id_delimiter: Option<VenueApRadiusOptionSettingsNasIdDelimiter>,
     /// `nasIdType`
     ///
     /// Wire name `nasIdType`; `VenueApRadiusOptionSettingsNasIdType`; optional; default: BSSID.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(rename = "nasIdType", default, skip_serializing_if = "Option::is_none")]
     pub nas_id_type: Option<VenueApRadiusOptionSettingsNasIdType>,
     /// `nasMaxRetry`
     ///
     /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(rename = "nasMaxRetry", default, skip_serializing_if = "Option::is_none")]
     pub nas_max_retry: Option<i64>,
     /// `nasReconnectPrimaryMin`
     ///
     /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(
         rename = "nasReconnectPrimaryMin",
         default,
@@ -16058,7 +15430,6 @@ pub struct VenueApRadiusOptionSettings {
     /// `nasRequestTimeoutSec`
     ///
     /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(
         rename = "nasRequestTimeoutSec",
         default,
@@ -16068,7 +15439,6 @@ pub struct VenueApRadiusOptionSettings {
     /// `overrideEnabled`
     ///
     /// Wire name `overrideEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(
         rename = "overrideEnabled",
         default,
@@ -16078,7 +15448,6 @@ pub struct VenueApRadiusOptionSettings {
     /// `singleSessionIdAccounting`
     ///
     /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(
         rename = "singleSessionIdAccounting",
         default,
@@ -16088,7 +15457,6 @@ pub struct VenueApRadiusOptionSettings {
     /// `userDefinedNasId`
     ///
     /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
     #[serde(
         rename = "userDefinedNasId",
         default,
@@ -16362,7 +15730,6 @@ pub struct VenueApRebootTimeoutSettings {
     /// `gatewayLossTimeout`
     ///
     /// Wire name `gatewayLossTimeout`; `integer`; optional; default: 1800; format: int32; maximum: 86400; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
     #[serde(
         rename = "gatewayLossTimeout",
         default,
@@ -16372,7 +15739,6 @@ pub struct VenueApRebootTimeoutSettings {
     /// `serverLossTimeout`
     ///
     /// Wire name `serverLossTimeout`; `integer`; optional; default: 7200; format: int32; maximum: 86400; minimum: 0.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
     #[serde(
         rename = "serverLossTimeout",
         default,
@@ -16414,19 +15780,16 @@ pub struct VenueApSmartMonitorSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `interval`
     ///
     /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<i64>,
     /// `threshold`
     ///
     /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16470,7 +15833,6 @@ pub struct VenueApTlsKeyEnhancedModeSettings {
     /// `tlsKeyEnhancedModeEnabled`
     ///
     /// Wire name `tlsKeyEnhancedModeEnabled`; `boolean`; optional; default: false.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApTlsKeyEnhancedModeSettings).
     #[serde(
         rename = "tlsKeyEnhancedModeEnabled",
         default,
@@ -16506,13 +15868,11 @@ pub struct VenueHeight {
     /// `maxFloor`
     ///
     /// Wire name `maxFloor`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
     #[serde(rename = "maxFloor", default, skip_serializing_if = "Option::is_none")]
     pub max_floor: Option<i64>,
     /// `minFloor`
     ///
     /// Wire name `minFloor`; `integer`; optional; format: int32.
-    /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
     #[serde(rename = "minFloor", default, skip_serializing_if = "Option::is_none")]
     pub min_floor: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16550,13 +15910,11 @@ pub struct VenueResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `VenueView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<VenueView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16594,19 +15952,16 @@ pub struct VenueTemplate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
     #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
     #[serde(
         rename = "syslogPrimaryServer",
         default,
@@ -16616,7 +15971,6 @@ pub struct VenueTemplate {
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
     #[serde(
         rename = "syslogSecondaryServer",
         default,
@@ -16626,13 +15980,11 @@ pub struct VenueTemplate {
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
     #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16694,13 +16046,11 @@ pub struct VenueTemplateAaaServerResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `VenueTemplateAaaServerView`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<VenueTemplateAaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -16741,67 +16091,56 @@ pub struct VenueTemplateAaaServerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `VenueTemplateAaaServerViewPurpose`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<VenueTemplateAaaServerViewPurpose>,
     /// `level`
     ///
     /// Wire name `level`; `VenueTemplateAaaServerViewLevel`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<VenueTemplateAaaServerViewLevel>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `VenueTemplateAaaServerViewServerType`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<VenueTemplateAaaServerViewServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
     #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -17106,31 +16445,26 @@ pub struct VenueTemplateView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(
         rename = "syslogPrimaryServer",
         default,
@@ -17140,7 +16474,6 @@ pub struct VenueTemplateView {
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(
         rename = "syslogSecondaryServer",
         default,
@@ -17150,19 +16483,16 @@ pub struct VenueTemplateView {
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// `switchProfileIds`
     ///
     /// Wire name `switchProfileIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(
         rename = "switchProfileIds",
         default,
@@ -17172,7 +16502,6 @@ pub struct VenueTemplateView {
     /// `switchCliProfileIds`
     ///
     /// Wire name `switchCliProfileIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
     #[serde(
         rename = "switchCliProfileIds",
         default,
@@ -17262,41 +16591,34 @@ pub struct VenueTemplateView2 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     pub name: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `address`
     ///
     /// Wire name `address`; `VenueAddress`; required.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     pub address: VenueAddress,
     /// `tags`
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// `isTemplate`
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
     #[serde(
         rename = "templateVersion",
         default,
@@ -17358,25 +16680,21 @@ pub struct VenueV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `switchLoginUsername`
     ///
     /// Wire name `switchLoginUsername`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(
         rename = "switchLoginUsername",
         default,
@@ -17386,7 +16704,6 @@ pub struct VenueV1 {
     /// `switchLoginPassword`
     ///
     /// Wire name `switchLoginPassword`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(
         rename = "switchLoginPassword",
         default,
@@ -17396,13 +16713,11 @@ pub struct VenueV1 {
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(
         rename = "syslogPrimaryServer",
         default,
@@ -17412,7 +16727,6 @@ pub struct VenueV1 {
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(
         rename = "syslogSecondaryServer",
         default,
@@ -17422,19 +16736,16 @@ pub struct VenueV1 {
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// `switchProfileIds`
     ///
     /// Wire name `switchProfileIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(
         rename = "switchProfileIds",
         default,
@@ -17444,7 +16755,6 @@ pub struct VenueV1 {
     /// `switchCliProfileIds`
     ///
     /// Wire name `switchCliProfileIds`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
     #[serde(
         rename = "switchCliProfileIds",
         default,
@@ -17549,31 +16859,26 @@ pub struct VenueView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(
         rename = "syslogPrimaryServer",
         default,
@@ -17583,7 +16888,6 @@ pub struct VenueView {
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(
         rename = "syslogSecondaryServer",
         default,
@@ -17593,13 +16897,11 @@ pub struct VenueView {
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
     #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -17673,121 +16975,101 @@ pub struct ViewmodelDevice {
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `downLinkCount`
     ///
     /// Wire name `downLinkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
     pub down_link_count: Option<i64>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `lastSeenTime`
     ///
     /// Wire name `lastSeenTime`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
     pub last_seen_time: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `fwVersion`
     ///
     /// Wire name `fwVersion`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
     pub fw_version: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `apGroupId`
     ///
     /// Wire name `apGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_id: Option<String>,
     /// `apGroupName`
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// `wlanGroup24GId`
     ///
     /// Wire name `wlanGroup24GId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group24_g_id: Option<String>,
     /// `wlanGroup5GId`
     ///
     /// Wire name `wlanGroup5GId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group5_g_id: Option<String>,
     /// `wlanGroups`
     ///
     /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
     pub wlan_groups: Option<Vec<WlanGroup>>,
     /// `configStatus`
     ///
     /// Wire name `configStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
     pub config_status: Option<String>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "connectionStatus",
         default,
@@ -17797,13 +17079,11 @@ pub struct ViewmodelDevice {
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `deviceStatusSeverity`
     ///
     /// Wire name `deviceStatusSeverity`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "deviceStatusSeverity",
         default,
@@ -17813,43 +17093,36 @@ pub struct ViewmodelDevice {
     /// `IP`
     ///
     /// Wire name `IP`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `externalPort`
     ///
     /// Wire name `externalPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
     pub external_port: Option<String>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apStatusData`
     ///
     /// Wire name `apStatusData`; `ApStatusData`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
     pub ap_status_data: Option<ApStatusData>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `array<UpLink>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<Vec<UpLink>>,
     /// `downlink.downMac`
     ///
     /// Wire name `downlink.downMac`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "downlink.downMac",
         default,
@@ -17859,91 +17132,76 @@ pub struct ViewmodelDevice {
     /// `downlink.rssi`
     ///
     /// Wire name `downlink.rssi`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub downlink_rssi: Option<Vec<i64>>,
     /// `downlink.type`
     ///
     /// Wire name `downlink.type`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplink.upMac`
     ///
     /// Wire name `uplink.upMac`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
     pub uplink_up_mac: Option<String>,
     /// `uplink.rssi`
     ///
     /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub uplink_rssi: Option<i64>,
     /// `uplink.type`
     ///
     /// Wire name `uplink.type`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `hops`
     ///
     /// Wire name `hops`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
     /// `deviceGroupId`
     ///
     /// Wire name `deviceGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
     pub device_group_id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// `downlinkCount`
     ///
     /// Wire name `downlinkCount`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
     pub downlink_count: Option<i64>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `deviceGroupName`
     ///
     /// Wire name `deviceGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "deviceGroupName",
         default,
@@ -17953,7 +17211,6 @@ pub struct ViewmodelDevice {
     /// `deviceModelType`
     ///
     /// Wire name `deviceModelType`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "deviceModelType",
         default,
@@ -17963,13 +17220,11 @@ pub struct ViewmodelDevice {
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "switchSerialNumber",
         default,
@@ -17979,43 +17234,36 @@ pub struct ViewmodelDevice {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchPort`
     ///
     /// Wire name `switchPort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
     pub switch_port: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// `poePort`
     ///
     /// Wire name `poePort`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
     pub poe_port: Option<String>,
     /// `rogueCategory`
     ///
     /// Wire name `rogueCategory`; `map<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// `deviceSessionCacheWeight`
     ///
     /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "deviceSessionCacheWeight",
         default,
@@ -18025,13 +17273,11 @@ pub struct ViewmodelDevice {
     /// `healthStatus`
     ///
     /// Wire name `healthStatus`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
     pub health_status: Option<String>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "downlinkChannel",
         default,
@@ -18041,13 +17287,11 @@ pub struct ViewmodelDevice {
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `geolocationSource`
     ///
     /// Wire name `geolocationSource`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "geolocationSource",
         default,
@@ -18057,25 +17301,21 @@ pub struct ViewmodelDevice {
     /// `apRadioDeploy`
     ///
     /// Wire name `apRadioDeploy`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio_deploy: Option<String>,
     /// `reboot`
     ///
     /// Wire name `reboot`; `boolean`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reboot: Option<bool>,
     /// `apNeighborMacs`
     ///
     /// Wire name `apNeighborMacs`; `array<string>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
     pub ap_neighbor_macs: Option<Vec<String>>,
     /// `apNeighborRssis`
     ///
     /// Wire name `apNeighborRssis`; `array<integer>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(
         rename = "apNeighborRssis",
         default,
@@ -18085,7 +17325,6 @@ pub struct ViewmodelDevice {
     /// `neighbors`
     ///
     /// Wire name `neighbors`; `array<Neighbor>`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<Neighbor>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -18492,19 +17731,16 @@ pub struct WlanGroup {
     /// `wlanGroupId`
     ///
     /// Wire name `wlanGroupId`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
     #[serde(rename = "wlanGroupId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group_id: Option<String>,
     /// `wlanGroupName`
     ///
     /// Wire name `wlanGroupName`; `string`; optional.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
     #[serde(rename = "wlanGroupName", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group_name: Option<String>,
     /// `radioId`
     ///
     /// Wire name `radioId`; `integer`; optional; format: int32.
-    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
     #[serde(rename = "radioId", default, skip_serializing_if = "Option::is_none")]
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.

@@ -16,31 +16,26 @@ pub struct UnitUserQuery {
     /// Page to return; the first page when omitted.
     ///
     /// Wire name `page`; `int32`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i32>,
     /// Users per page (20 when omitted).
     ///
     /// Wire name `pageSize`; `int32`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i32>,
     /// Sort direction.
     ///
     /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "sortDirection", default, skip_serializing_if = "Option::is_none")]
     pub sort_direction: Option<UnitUserSortDirection>,
     /// Fields to sort by; the description names only `userId`.
     ///
     /// Wire name `sortFields`; `array<string>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "sortFields", default, skip_serializing_if = "Option::is_none")]
     pub sort_fields: Option<Vec<String>>,
     /// Only this unit user.
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
     #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
 }
@@ -152,37 +147,31 @@ pub struct UnitUserPage {
     /// Unit users of this page.
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The fields of a unit user are not typed here.; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of unit users over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Number of this page.
     ///
     /// Wire name `number`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Page size.
     ///
     /// Wire name `size`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of unit users on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(
         rename = "numberOfElements",
         default,
@@ -192,31 +181,26 @@ pub struct UnitUserPage {
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page is empty.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `PageableObject`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -297,31 +281,29 @@ impl UnitUserPage {
         self
     }
 }
-/// Entity model devices list resource, with the fields the official description lists.
+/// Devices list resource, with the fields the official description lists.
 ///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct EntityModelDevicesListResource {
+pub struct DevicesListResource {
     /// `contents`
     ///
     /// Wire name `contents`; `array<UnitDevice>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contents: Option<Vec<UnitDevice>>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
     #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl EntityModelDevicesListResource {
+impl DevicesListResource {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
@@ -344,109 +326,381 @@ impl EntityModelDevicesListResource {
         self
     }
 }
-/// Entity model portal ui configuration, with the fields the official description lists.
+/// Link, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Link {
+    /// `href`
+    ///
+    /// Wire name `href`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    /// `hreflang`
+    ///
+    /// Wire name `hreflang`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hreflang: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `deprecation`
+    ///
+    /// Wire name `deprecation`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<String>,
+    /// `profile`
+    ///
+    /// Wire name `profile`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `templated`
+    ///
+    /// Wire name `templated`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub templated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Link {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            href: None,
+            hreflang: None,
+            title: None,
+            type_: None,
+            deprecation: None,
+            profile: None,
+            name: None,
+            templated: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+}
+/// Login resource, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LoginResource {
+    /// `hashedSecret`
+    ///
+    /// Wire name `hashedSecret`; `string`; optional; secret: redacted in `Debug`.
+    #[serde(rename = "hashedSecret", default, skip_serializing_if = "Option::is_none")]
+    pub hashed_secret: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl LoginResource {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            hashed_secret: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `hashedSecret`.
+    pub fn with_hashed_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.hashed_secret = Some(value.into());
+        self
+    }
+}
+/// Pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortObject>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paged: Option<bool>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            page_number: None,
+            page_size: None,
+            paged: None,
+            unpaged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+}
+/// Portal token resource, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortalTokenResource {
+    /// `unitGuid`
+    ///
+    /// Wire name `unitGuid`; `string`; required.
+    #[serde(rename = "unitGuid")]
+    pub unit_guid: String,
+    /// `token`
+    ///
+    /// Wire name `token`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// `serverVersion`
+    ///
+    /// Wire name `serverVersion`; `string`; optional.
+    #[serde(rename = "serverVersion", default, skip_serializing_if = "Option::is_none")]
+    pub server_version: Option<String>,
+    /// `expireDateTime`
+    ///
+    /// Wire name `expireDateTime`; `string`; optional; format: date-time.
+    #[serde(rename = "expireDateTime", default, skip_serializing_if = "Option::is_none")]
+    pub expire_date_time: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PortalTokenResource {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(unit_guid: String) -> Self {
+        Self {
+            unit_guid,
+            token: None,
+            server_version: None,
+            expire_date_time: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `token`.
+    pub fn with_token(mut self, value: impl Into<String>) -> Self {
+        self.token = Some(value.into());
+        self
+    }
+    /// Sets `serverVersion`.
+    pub fn with_server_version(mut self, value: impl Into<String>) -> Self {
+        self.server_version = Some(value.into());
+        self
+    }
+    /// Sets `expireDateTime`.
+    pub fn with_expire_date_time(mut self, value: impl Into<String>) -> Self {
+        self.expire_date_time = Some(value.into());
+        self
+    }
+}
+/// Portal ui configuration, with the fields the official description lists.
 ///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct EntityModelPortalUiConfiguration {
+pub struct PortalUiConfiguration {
     /// `apiAllowed`
     ///
     /// Wire name `apiAllowed`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "apiAllowed", default, skip_serializing_if = "Option::is_none")]
     pub api_allowed: Option<bool>,
     /// `tenantSetDpsk`
     ///
     /// Wire name `tenantSetDpsk`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "tenantSetDpsk", default, skip_serializing_if = "Option::is_none")]
     pub tenant_set_dpsk: Option<bool>,
     /// `logoFileName`
     ///
     /// Wire name `logoFileName`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "logoFileName", default, skip_serializing_if = "Option::is_none")]
     pub logo_file_name: Option<String>,
     /// `tenantTitle`
     ///
     /// Wire name `tenantTitle`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "tenantTitle", default, skip_serializing_if = "Option::is_none")]
     pub tenant_title: Option<String>,
     /// `tenantSubtitle`
     ///
     /// Wire name `tenantSubtitle`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "tenantSubtitle", default, skip_serializing_if = "Option::is_none")]
     pub tenant_subtitle: Option<String>,
     /// `announcements`
     ///
     /// Wire name `announcements`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub announcements: Option<String>,
     /// `helpText`
     ///
     /// Wire name `helpText`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "helpText", default, skip_serializing_if = "Option::is_none")]
     pub help_text: Option<String>,
     /// `portalAllowed`
     ///
     /// Wire name `portalAllowed`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
     pub portal_allowed: Option<bool>,
     /// `mainColor`
     ///
     /// Wire name `mainColor`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "mainColor", default, skip_serializing_if = "Option::is_none")]
     pub main_color: Option<String>,
     /// `accentColor`
     ///
     /// Wire name `accentColor`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "accentColor", default, skip_serializing_if = "Option::is_none")]
     pub accent_color: Option<String>,
     /// `separatorColor`
     ///
     /// Wire name `separatorColor`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "separatorColor", default, skip_serializing_if = "Option::is_none")]
     pub separator_color: Option<String>,
     /// `textColor`
     ///
     /// Wire name `textColor`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "textColor", default, skip_serializing_if = "Option::is_none")]
     pub text_color: Option<String>,
     /// `iconFileName`
     ///
     /// Wire name `iconFileName`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "iconFileName", default, skip_serializing_if = "Option::is_none")]
     pub icon_file_name: Option<String>,
     /// `loginText`
     ///
     /// Wire name `loginText`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
     pub login_text: Option<String>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
     #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl EntityModelPortalUiConfiguration {
+impl PortalUiConfiguration {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
@@ -547,48 +801,42 @@ impl EntityModelPortalUiConfiguration {
         self
     }
 }
-/// Entity model property, with the fields the official description lists.
+/// Property, with the fields the official description lists.
 ///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct EntityModelProperty {
+pub struct Property {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `address`
     ///
     /// Wire name `address`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `managementName`
     ///
     /// Wire name `managementName`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(rename = "managementName", default, skip_serializing_if = "Option::is_none")]
     pub management_name: Option<String>,
     /// `managementPhone`
     ///
     /// Wire name `managementPhone`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(
         rename = "managementPhone",
         default,
@@ -598,7 +846,6 @@ pub struct EntityModelProperty {
     /// `managementEmail`
     ///
     /// Wire name `managementEmail`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(
         rename = "managementEmail",
         default,
@@ -608,7 +855,6 @@ pub struct EntityModelProperty {
     /// `tenantPortalHelpText`
     ///
     /// Wire name `tenantPortalHelpText`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(
         rename = "tenantPortalHelpText",
         default,
@@ -618,7 +864,6 @@ pub struct EntityModelProperty {
     /// `tenantPortalAnnouncements`
     ///
     /// Wire name `tenantPortalAnnouncements`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(
         rename = "tenantPortalAnnouncements",
         default,
@@ -628,7 +873,6 @@ pub struct EntityModelProperty {
     /// `allowSeparateGuestSecret`
     ///
     /// Wire name `allowSeparateGuestSecret`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(
         rename = "allowSeparateGuestSecret",
         default,
@@ -638,7 +882,6 @@ pub struct EntityModelProperty {
     /// `enforceMaxUnits`
     ///
     /// Wire name `enforceMaxUnits`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(
         rename = "enforceMaxUnits",
         default,
@@ -648,38 +891,33 @@ pub struct EntityModelProperty {
     /// `maxUnits`
     ///
     /// Wire name `maxUnits`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(rename = "maxUnits", default, skip_serializing_if = "Option::is_none")]
     pub max_units: Option<i64>,
     /// `sendEmail`
     ///
     /// Wire name `sendEmail`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(rename = "sendEmail", default, skip_serializing_if = "Option::is_none")]
     pub send_email: Option<bool>,
     /// `sendSms`
     ///
     /// Wire name `sendSms`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(rename = "sendSms", default, skip_serializing_if = "Option::is_none")]
     pub send_sms: Option<bool>,
     /// `ssids`
     ///
     /// Wire name `ssids`; `array<string>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssids: Option<Vec<String>>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
     #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl EntityModelProperty {
+impl Property {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
@@ -786,66 +1024,95 @@ impl EntityModelProperty {
         self
     }
 }
-/// Entity model unit, with the fields the official description lists.
+/// Resident portal access, with the fields the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ResidentPortalAccess {
+    /// `loginText`
+    ///
+    /// Wire name `loginText`; `string`; optional.
+    #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
+    pub login_text: Option<String>,
+    /// `portalAllowed`
+    ///
+    /// Wire name `portalAllowed`; `boolean`; optional.
+    #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
+    pub portal_allowed: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ResidentPortalAccess {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            login_text: None,
+            portal_allowed: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `loginText`.
+    pub fn with_login_text(mut self, value: impl Into<String>) -> Self {
+        self.login_text = Some(value.into());
+        self
+    }
+    /// Sets `portalAllowed`.
+    pub fn with_portal_allowed(mut self, value: impl Into<bool>) -> Self {
+        self.portal_allowed = Some(value.into());
+        self
+    }
+}
+/// Resident unit, with the fields the official description lists.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct EntityModelUnit {
+pub struct ResidentUnit {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `number`
     ///
     /// Wire name `number`; `string`; required.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
     pub number: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `contact`
     ///
     /// Wire name `contact`; `UnitContact`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<UnitContact>,
     /// `status`
     ///
-    /// Wire name `status`; `EntityModelUnitStatus`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
+    /// Wire name `status`; `ResidentUnitStatus`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<EntityModelUnitStatus>,
+    pub status: Option<ResidentUnitStatus>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `guestSecret`
     ///
     /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
     #[serde(rename = "guestSecret", default, skip_serializing_if = "Option::is_none")]
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
-    pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl EntityModelUnit {
+impl ResidentUnit {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(number: String) -> Self {
         Self {
@@ -856,7 +1123,6 @@ impl EntityModelUnit {
             status: None,
             secret: None,
             guest_secret: None,
-            links: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -876,7 +1142,7 @@ impl EntityModelUnit {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<EntityModelUnitStatus>) -> Self {
+    pub fn with_status(mut self, value: impl Into<ResidentUnitStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -893,24 +1159,16 @@ impl EntityModelUnit {
         self.guest_secret = Some(value.into());
         self
     }
-    /// Sets `_links`.
-    pub fn with_links(
-        mut self,
-        value: impl Into<std::collections::BTreeMap<String, Link>>,
-    ) -> Self {
-        self.links = Some(value.into());
-        self
-    }
 }
-/// Entity model unit status: the values the official description lists.
+/// Resident unit status: the values the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum EntityModelUnitStatus {
+pub enum ResidentUnitStatus {
     /// `DISABLED`
     Disabled,
     /// `ENABLED`
@@ -918,7 +1176,7 @@ pub enum EntityModelUnitStatus {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl EntityModelUnitStatus {
+impl ResidentUnitStatus {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -928,7 +1186,7 @@ impl EntityModelUnitStatus {
         }
     }
 }
-impl From<&str> for EntityModelUnitStatus {
+impl From<&str> for ResidentUnitStatus {
     fn from(s: &str) -> Self {
         match s {
             "DISABLED" => Self::Disabled,
@@ -939,17 +1197,17 @@ impl From<&str> for EntityModelUnitStatus {
         }
     }
 }
-impl std::fmt::Display for EntityModelUnitStatus {
+impl std::fmt::Display for ResidentUnitStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for EntityModelUnitStatus {
+impl serde::Serialize for ResidentUnitStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for EntityModelUnitStatus {
+impl<'de> serde::Deserialize<'de> for ResidentUnitStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -957,67 +1215,54 @@ impl<'de> serde::Deserialize<'de> for EntityModelUnitStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Entity model unit user, with the fields the official description lists.
+/// Resident unit user, with the fields the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct EntityModelUnitUser {
+pub struct ResidentUnitUser {
     /// `userId`
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
     #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// `userName`
     ///
     /// Wire name `userName`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
     #[serde(rename = "userName", default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `status`
     ///
-    /// Wire name `status`; `EntityModelUnitUserStatus`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    /// Wire name `status`; `ResidentUnitUserStatus`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<EntityModelUnitUserStatus>,
+    pub status: Option<ResidentUnitUserStatus>,
     /// `type`
     ///
-    /// Wire name `type`; `EntityModelUnitUserType`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
+    /// Wire name `type`; `ResidentUnitUserType`; optional.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<EntityModelUnitUserType>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
-    pub links: Option<std::collections::BTreeMap<String, Link>>,
+    pub type_: Option<ResidentUnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl EntityModelUnitUser {
+impl ResidentUnitUser {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
@@ -1028,7 +1273,6 @@ impl EntityModelUnitUser {
             passphrase: None,
             status: None,
             type_: None,
-            links: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1061,33 +1305,25 @@ impl EntityModelUnitUser {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<EntityModelUnitUserStatus>) -> Self {
+    pub fn with_status(mut self, value: impl Into<ResidentUnitUserStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<EntityModelUnitUserType>) -> Self {
+    pub fn with_type(mut self, value: impl Into<ResidentUnitUserType>) -> Self {
         self.type_ = Some(value.into());
         self
     }
-    /// Sets `_links`.
-    pub fn with_links(
-        mut self,
-        value: impl Into<std::collections::BTreeMap<String, Link>>,
-    ) -> Self {
-        self.links = Some(value.into());
-        self
-    }
 }
-/// Entity model unit user status: the values the official description lists.
+/// Resident unit user status: the values the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum EntityModelUnitUserStatus {
+pub enum ResidentUnitUserStatus {
     /// `BLOCKED`
     Blocked,
     /// `ACTIVE`
@@ -1095,7 +1331,7 @@ pub enum EntityModelUnitUserStatus {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl EntityModelUnitUserStatus {
+impl ResidentUnitUserStatus {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -1105,7 +1341,7 @@ impl EntityModelUnitUserStatus {
         }
     }
 }
-impl From<&str> for EntityModelUnitUserStatus {
+impl From<&str> for ResidentUnitUserStatus {
     fn from(s: &str) -> Self {
         match s {
             "BLOCKED" => Self::Blocked,
@@ -1116,17 +1352,17 @@ impl From<&str> for EntityModelUnitUserStatus {
         }
     }
 }
-impl std::fmt::Display for EntityModelUnitUserStatus {
+impl std::fmt::Display for ResidentUnitUserStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for EntityModelUnitUserStatus {
+impl serde::Serialize for ResidentUnitUserStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for EntityModelUnitUserStatus {
+impl<'de> serde::Deserialize<'de> for ResidentUnitUserStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -1134,15 +1370,15 @@ impl<'de> serde::Deserialize<'de> for EntityModelUnitUserStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Entity model unit user type: the values the official description lists.
+/// Resident unit user type: the values the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum EntityModelUnitUserType {
+pub enum ResidentUnitUserType {
     /// `UNIT`
     Unit,
     /// `GUEST`
@@ -1152,7 +1388,7 @@ pub enum EntityModelUnitUserType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl EntityModelUnitUserType {
+impl ResidentUnitUserType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -1163,7 +1399,7 @@ impl EntityModelUnitUserType {
         }
     }
 }
-impl From<&str> for EntityModelUnitUserType {
+impl From<&str> for ResidentUnitUserType {
     fn from(s: &str) -> Self {
         match s {
             "UNIT" => Self::Unit,
@@ -1175,372 +1411,22 @@ impl From<&str> for EntityModelUnitUserType {
         }
     }
 }
-impl std::fmt::Display for EntityModelUnitUserType {
+impl std::fmt::Display for ResidentUnitUserType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for EntityModelUnitUserType {
+impl serde::Serialize for ResidentUnitUserType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for EntityModelUnitUserType {
+impl<'de> serde::Deserialize<'de> for ResidentUnitUserType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-/// Link, with the fields the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct Link {
-    /// `href`
-    ///
-    /// Wire name `href`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub href: Option<String>,
-    /// `hreflang`
-    ///
-    /// Wire name `hreflang`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hreflang: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
-    /// `deprecation`
-    ///
-    /// Wire name `deprecation`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deprecation: Option<String>,
-    /// `profile`
-    ///
-    /// Wire name `profile`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// `templated`
-    ///
-    /// Wire name `templated`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub templated: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl Link {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            href: None,
-            hreflang: None,
-            title: None,
-            type_: None,
-            deprecation: None,
-            profile: None,
-            name: None,
-            templated: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `href`.
-    pub fn with_href(mut self, value: impl Into<String>) -> Self {
-        self.href = Some(value.into());
-        self
-    }
-    /// Sets `hreflang`.
-    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
-        self.hreflang = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    pub fn with_title(mut self, value: impl Into<String>) -> Self {
-        self.title = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `deprecation`.
-    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
-        self.deprecation = Some(value.into());
-        self
-    }
-    /// Sets `profile`.
-    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
-        self.profile = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `templated`.
-    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
-        self.templated = Some(value.into());
-        self
-    }
-}
-/// Login resource, with the fields the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct LoginResource {
-    /// `hashedSecret`
-    ///
-    /// Wire name `hashedSecret`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
-    #[serde(rename = "hashedSecret", default, skip_serializing_if = "Option::is_none")]
-    pub hashed_secret: Option<ruckus_one_runtime::Secret>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl LoginResource {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            hashed_secret: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `hashedSecret`.
-    pub fn with_hashed_secret(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.hashed_secret = Some(value.into());
-        self
-    }
-}
-/// Pageable object, with the fields the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct PageableObject {
-    /// `offset`
-    ///
-    /// Wire name `offset`; `integer`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offset: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sort: Option<SortObject>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
-    pub page_number: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
-    pub page_size: Option<i64>,
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paged: Option<bool>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unpaged: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl PageableObject {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            offset: None,
-            sort: None,
-            page_number: None,
-            page_size: None,
-            paged: None,
-            unpaged: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `offset`.
-    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
-        self.offset = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `pageNumber`.
-    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
-        self.page_number = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `paged`.
-    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
-        self.paged = Some(value.into());
-        self
-    }
-    /// Sets `unpaged`.
-    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
-        self.unpaged = Some(value.into());
-        self
-    }
-}
-/// Portal token resource, with the fields the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct PortalTokenResource {
-    /// `unitGuid`
-    ///
-    /// Wire name `unitGuid`; `string`; required.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
-    #[serde(rename = "unitGuid")]
-    pub unit_guid: String,
-    /// `token`
-    ///
-    /// Wire name `token`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token: Option<String>,
-    /// `serverVersion`
-    ///
-    /// Wire name `serverVersion`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
-    #[serde(rename = "serverVersion", default, skip_serializing_if = "Option::is_none")]
-    pub server_version: Option<String>,
-    /// `expireDateTime`
-    ///
-    /// Wire name `expireDateTime`; `string`; optional; format: date-time.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
-    #[serde(rename = "expireDateTime", default, skip_serializing_if = "Option::is_none")]
-    pub expire_date_time: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl PortalTokenResource {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(unit_guid: String) -> Self {
-        Self {
-            unit_guid,
-            token: None,
-            server_version: None,
-            expire_date_time: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `token`.
-    pub fn with_token(mut self, value: impl Into<String>) -> Self {
-        self.token = Some(value.into());
-        self
-    }
-    /// Sets `serverVersion`.
-    pub fn with_server_version(mut self, value: impl Into<String>) -> Self {
-        self.server_version = Some(value.into());
-        self
-    }
-    /// Sets `expireDateTime`.
-    pub fn with_expire_date_time(mut self, value: impl Into<String>) -> Self {
-        self.expire_date_time = Some(value.into());
-        self
-    }
-}
-/// Resident portal access, with the fields the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct ResidentPortalAccess {
-    /// `loginText`
-    ///
-    /// Wire name `loginText`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
-    #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
-    pub login_text: Option<String>,
-    /// `portalAllowed`
-    ///
-    /// Wire name `portalAllowed`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
-    #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
-    pub portal_allowed: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl ResidentPortalAccess {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            login_text: None,
-            portal_allowed: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `loginText`.
-    pub fn with_login_text(mut self, value: impl Into<String>) -> Self {
-        self.login_text = Some(value.into());
-        self
-    }
-    /// Sets `portalAllowed`.
-    pub fn with_portal_allowed(mut self, value: impl Into<bool>) -> Self {
-        self.portal_allowed = Some(value.into());
-        self
     }
 }
 /// Sort object, with the fields the official description lists.
@@ -1554,19 +1440,16 @@ pub struct SortObject {
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sorted`
     ///
     /// Wire name `sorted`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sorted: Option<bool>,
     /// `unsorted`
     ///
     /// Wire name `unsorted`; `boolean`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1601,7 +1484,7 @@ impl SortObject {
 }
 /// Unit, with the fields the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1610,44 +1493,42 @@ pub struct Unit {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `number`
     ///
     /// Wire name `number`; `string`; required.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     pub number: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `contact`
     ///
     /// Wire name `contact`; `UnitContact`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<UnitContact>,
     /// `status`
     ///
     /// Wire name `status`; `UnitStatus`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UnitStatus>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `guestSecret`
     ///
     /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
     #[serde(rename = "guestSecret", default, skip_serializing_if = "Option::is_none")]
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1663,6 +1544,7 @@ impl Unit {
             status: None,
             secret: None,
             guest_secret: None,
+            links: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -1699,6 +1581,14 @@ impl Unit {
         self.guest_secret = Some(value.into());
         self
     }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
 }
 /// Unit contact, with the fields the official description lists.
 ///
@@ -1711,19 +1601,16 @@ pub struct UnitContact {
     /// `contactName`
     ///
     /// Wire name `contactName`; `string`; required.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
     #[serde(rename = "contactName")]
     pub contact_name: String,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1762,25 +1649,21 @@ pub struct UnitDevice {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
     #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `lastConnectedDate`
     ///
     /// Wire name `lastConnectedDate`; `string`; optional; format: date-time.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
     #[serde(
         rename = "lastConnectedDate",
         default,
@@ -1790,7 +1673,6 @@ pub struct UnitDevice {
     /// `authType`
     ///
     /// Wire name `authType`; `UnitDeviceAuthType`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
     #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<UnitDeviceAuthType>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1892,7 +1774,7 @@ impl<'de> serde::Deserialize<'de> for UnitDeviceAuthType {
 }
 /// Unit status: the values the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -1947,7 +1829,7 @@ impl<'de> serde::Deserialize<'de> for UnitStatus {
 }
 /// Unit user, with the fields the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -1956,45 +1838,43 @@ pub struct UnitUser {
     /// `userId`
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// `userName`
     ///
     /// Wire name `userName`; `string`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(rename = "userName", default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `status`
     ///
     /// Wire name `status`; `UnitUserStatus`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UnitUserStatus>,
     /// `type`
     ///
     /// Wire name `type`; `UnitUserType`; optional.
-    /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<UnitUserType>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<Link>`; optional.
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2010,6 +1890,7 @@ impl UnitUser {
             passphrase: None,
             status: None,
             type_: None,
+            links: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2051,10 +1932,18 @@ impl UnitUser {
         self.type_ = Some(value.into());
         self
     }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Link>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
 }
 /// Unit user status: the values the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -2109,7 +1998,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserStatus {
 }
 /// Unit user type: the values the official description lists.
 ///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
+/// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
@@ -2267,7 +2156,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` `EntityModelProperty`
+    /// - Response 200: `application/hal+json` `Property`
     /// - Media types: Accept `application/hal+json`
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2284,7 +2173,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/uiConfigurations` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` `EntityModelPortalUiConfiguration`
+    /// - Response 200: `application/hal+json` `PortalUiConfiguration`
     /// - Media types: Accept `application/hal+json`
     pub fn get_property_ui_configurations(
         &self,
@@ -2326,7 +2215,7 @@ impl<'a> PortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` `EntityModelUnit`
+    /// - Response 200: `application/hal+json` `Unit`
     /// - Media types: Accept `application/hal+json`
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2343,15 +2232,15 @@ impl<'a> PortalClient<'a> {
     /// `PUT /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, required): `Unit`
-    /// - Response 200: `application/hal+json` `EntityModelUnit`
-    /// - Response 202: `application/hal+json` `EntityModelUnit` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): `ResidentUnit`
+    /// - Response 200: `application/hal+json` `Unit`
+    /// - Response 202: `application/hal+json` `Unit` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
     /// - Asynchronous (202): the answer's `requestId` identifies the work.
     ///
     /// Notes:
     /// - Selective update; only the settings given are changed.
-    pub fn update_unit(&self, property_id: &str, body: &Unit) -> UpdateUnit<'a> {
+    pub fn update_unit(&self, property_id: &str, body: &ResidentUnit) -> UpdateUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_UNIT,
@@ -2368,7 +2257,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Query parameter `type` (`string`, argument `type_`)
-    /// - Response 200: `application/hal+json` `EntityModelDevicesListResource`
+    /// - Response 200: `application/hal+json` `DevicesListResource`
     /// - Media types: Accept `application/hal+json`
     pub fn list_unit_devices(
         &self,
@@ -2412,7 +2301,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Response 200: `EntityModelUnitUser`
+    /// - Response 200: `UnitUser`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2430,7 +2319,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Request body (json, required): `UnitUser`
+    /// - Request body (json, required): `ResidentUnitUser`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUnitUser::version`)
@@ -2439,7 +2328,7 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         user_id: &str,
-        body: &UnitUser,
+        body: &ResidentUnitUser,
     ) -> UpdateUnitUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2476,7 +2365,7 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Response 200: `EntityModelDevicesListResource`
+    /// - Response 200: `DevicesListResource`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
     pub fn list_unit_user_devices(
         &self,
@@ -2745,16 +2634,13 @@ impl<'a> GetProperty<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EntityModelProperty, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Property, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EntityModelProperty>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Property>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -2795,16 +2681,14 @@ impl<'a> GetPropertyUiConfigurations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<EntityModelPortalUiConfiguration, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<PortalUiConfiguration, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<EntityModelPortalUiConfiguration>,
+        ruckus_one_runtime::Response<PortalUiConfiguration>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -2894,16 +2778,13 @@ impl<'a> GetUnit<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EntityModelUnit, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Unit, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EntityModelUnit>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -2944,16 +2825,13 @@ impl<'a> UpdateUnit<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EntityModelUnit, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<Unit, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EntityModelUnit>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -2994,16 +2872,14 @@ impl<'a> ListUnitDevices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<EntityModelDevicesListResource, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DevicesListResource, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<EntityModelDevicesListResource>,
+        ruckus_one_runtime::Response<DevicesListResource>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await
@@ -3114,16 +2990,13 @@ impl<'a> GetUnitUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EntityModelUnitUser, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<UnitUser, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EntityModelUnitUser>,
-        ruckus_one_runtime::Error,
-    > {
+    ) -> Result<ruckus_one_runtime::Response<UnitUser>, ruckus_one_runtime::Error> {
         self.req.send_json_with_response().await
     }
 }
@@ -3346,16 +3219,14 @@ impl<'a> ListUnitUserDevices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<EntityModelDevicesListResource, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<DevicesListResource, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub async fn send_with_response(
         self,
     ) -> Result<
-        ruckus_one_runtime::Response<EntityModelDevicesListResource>,
+        ruckus_one_runtime::Response<DevicesListResource>,
         ruckus_one_runtime::Error,
     > {
         self.req.send_json_with_response().await

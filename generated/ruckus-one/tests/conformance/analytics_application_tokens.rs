@@ -17,7 +17,9 @@ async fn analytics_application_tokens() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +29,11 @@ async fn analytics_application_tokens() {
             .send()
             .await
             .expect("list_application_tokens");
-        support::same_json(&out, "[{\"sample\":true}]", "list_application_tokens");
+        support::same_json(&out, &expect, "list_application_tokens");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "list_application_tokens: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -37,23 +43,30 @@ async fn analytics_application_tokens() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::analytics::application_tokens::CreateApplicationTokenRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::application_tokens::ApplicationToken as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .application_tokens()
             .create_application_token(
-                &ruckus_one::analytics::application_tokens::CreateApplicationTokenRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::analytics::application_tokens::CreateApplicationTokenRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_application_token");
-        support::same_json(&out, "{}", "create_application_token");
+        support::same_json(&out, &expect, "create_application_token");
+        assert_eq!(
+            out, < ruckus_one::analytics::application_tokens::ApplicationToken as
+            support::Sample > ::sample(),
+            "create_application_token: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -65,7 +78,9 @@ async fn analytics_application_tokens() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::common::ErrorBody as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -75,7 +90,11 @@ async fn analytics_application_tokens() {
             .send()
             .await
             .expect("delete_application_token");
-        support::same_json(&out, "{}", "delete_application_token");
+        support::same_json(&out, &expect, "delete_application_token");
+        assert_eq!(
+            out, < ruckus_one::analytics::common::ErrorBody as support::Sample >
+            ::sample(), "delete_application_token: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -87,7 +106,9 @@ async fn analytics_application_tokens() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::application_tokens::ApplicationToken as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -97,7 +118,12 @@ async fn analytics_application_tokens() {
             .send()
             .await
             .expect("get_application_token");
-        support::same_json(&out, "{}", "get_application_token");
+        support::same_json(&out, &expect, "get_application_token");
+        assert_eq!(
+            out, < ruckus_one::analytics::application_tokens::ApplicationToken as
+            support::Sample > ::sample(),
+            "get_application_token: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -109,7 +135,9 @@ async fn analytics_application_tokens() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::application_tokens::ApplicationToken as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -119,6 +147,11 @@ async fn analytics_application_tokens() {
             .send()
             .await
             .expect("rotate_application_token_secret");
-        support::same_json(&out, "{}", "rotate_application_token_secret");
+        support::same_json(&out, &expect, "rotate_application_token_secret");
+        assert_eq!(
+            out, < ruckus_one::analytics::application_tokens::ApplicationToken as
+            support::Sample > ::sample(),
+            "rotate_application_token_secret: decoded value differs from the sample"
+        );
     }
 }

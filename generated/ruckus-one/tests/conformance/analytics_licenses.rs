@@ -15,21 +15,30 @@ async fn analytics_licenses() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::analytics::licenses::LicenseHierarchyQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::licenses::LicenseHierarchy as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .licenses()
             .query_licenses_and_hierarchy(
-                &ruckus_one::analytics::licenses::LicenseHierarchyQuery::new(),
+                &<ruckus_one::analytics::licenses::LicenseHierarchyQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_licenses_and_hierarchy");
-        support::same_json(&out, "{}", "query_licenses_and_hierarchy");
+        support::same_json(&out, &expect, "query_licenses_and_hierarchy");
+        assert_eq!(
+            out, < ruckus_one::analytics::licenses::LicenseHierarchy as support::Sample >
+            ::sample(),
+            "query_licenses_and_hierarchy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -41,7 +50,14 @@ async fn analytics_licenses() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::licenses::License as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -51,7 +67,11 @@ async fn analytics_licenses() {
             .send()
             .await
             .expect("list_licenses");
-        support::same_json(&out, "[{}]", "list_licenses");
+        support::same_json(&out, &expect, "list_licenses");
+        assert_eq!(
+            out, vec![< ruckus_one::analytics::licenses::License as support::Sample >
+            ::sample()], "list_licenses: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -63,7 +83,14 @@ async fn analytics_licenses() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::licenses::License as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -73,7 +100,11 @@ async fn analytics_licenses() {
             .send()
             .await
             .expect("refresh_licenses");
-        support::same_json(&out, "[{}]", "refresh_licenses");
+        support::same_json(&out, &expect, "refresh_licenses");
+        assert_eq!(
+            out, vec![< ruckus_one::analytics::licenses::License as support::Sample >
+            ::sample()], "refresh_licenses: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,9 +114,18 @@ async fn analytics_licenses() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"apMac\":\"sample\",\"deviceId\":\"sample\"}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::licenses::OrphanedApDeletion as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::common::ErrorBody as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -94,14 +134,18 @@ async fn analytics_licenses() {
             .delete_orphaned_aps(
                 "licenseId 1/x",
                 &vec![
-                    ruckus_one::analytics::licenses::OrphanedApDeletion::new("sample"
-                    .to_owned(), "sample".to_owned())
+                    < ruckus_one::analytics::licenses::OrphanedApDeletion as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("delete_orphaned_aps");
-        support::same_json(&out, "{}", "delete_orphaned_aps");
+        support::same_json(&out, &expect, "delete_orphaned_aps");
+        assert_eq!(
+            out, < ruckus_one::analytics::common::ErrorBody as support::Sample >
+            ::sample(), "delete_orphaned_aps: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -113,7 +157,9 @@ async fn analytics_licenses() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::licenses::License as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -123,7 +169,11 @@ async fn analytics_licenses() {
             .send()
             .await
             .expect("get_license");
-        support::same_json(&out, "{}", "get_license");
+        support::same_json(&out, &expect, "get_license");
+        assert_eq!(
+            out, < ruckus_one::analytics::licenses::License as support::Sample >
+            ::sample(), "get_license: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -133,9 +183,18 @@ async fn analytics_licenses() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"deviceId\":\"sample\",\"apMacList\":[\"sample\"]}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::licenses::LicenseAssignmentUpdate as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::licenses::LicenseUpdateResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -144,13 +203,18 @@ async fn analytics_licenses() {
             .update_license(
                 "licenseId 1/x",
                 &vec![
-                    ruckus_one::analytics::licenses::LicenseAssignmentUpdate::new("sample"
-                    .to_owned(), vec!["sample".to_owned()])
+                    < ruckus_one::analytics::licenses::LicenseAssignmentUpdate as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("update_license");
-        support::same_json(&out, "{}", "update_license");
+        support::same_json(&out, &expect, "update_license");
+        assert_eq!(
+            out, < ruckus_one::analytics::licenses::LicenseUpdateResult as
+            support::Sample > ::sample(),
+            "update_license: decoded value differs from the sample"
+        );
     }
 }

@@ -17,7 +17,14 @@ async fn analytics_onboarded_systems() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::onboarded_systems::OnboardedSystem as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +34,12 @@ async fn analytics_onboarded_systems() {
             .send()
             .await
             .expect("list_onboarded_systems");
-        support::same_json(&out, "[{}]", "list_onboarded_systems");
+        support::same_json(&out, &expect, "list_onboarded_systems");
+        assert_eq!(
+            out, vec![< ruckus_one::analytics::onboarded_systems::OnboardedSystem as
+            support::Sample > ::sample()],
+            "list_onboarded_systems: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +51,9 @@ async fn analytics_onboarded_systems() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::common::ErrorBody as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +63,11 @@ async fn analytics_onboarded_systems() {
             .send()
             .await
             .expect("delete_onboarded_system");
-        support::same_json(&out, "{}", "delete_onboarded_system");
+        support::same_json(&out, &expect, "delete_onboarded_system");
+        assert_eq!(
+            out, < ruckus_one::analytics::common::ErrorBody as support::Sample >
+            ::sample(), "delete_onboarded_system: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +79,9 @@ async fn analytics_onboarded_systems() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::onboarded_systems::OnboardedSystem as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,6 +91,11 @@ async fn analytics_onboarded_systems() {
             .send()
             .await
             .expect("get_onboarded_system");
-        support::same_json(&out, "{}", "get_onboarded_system");
+        support::same_json(&out, &expect, "get_onboarded_system");
+        assert_eq!(
+            out, < ruckus_one::analytics::onboarded_systems::OnboardedSystem as
+            support::Sample > ::sample(),
+            "get_onboarded_system: decoded value differs from the sample"
+        );
     }
 }

@@ -18,7 +18,12 @@ async fn analytics_resource_groups() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "[{\"name\":\"sample\",\"filter\":{\"networkNodes\":[],\"switchNodes\":[]}}]",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::resource_groups::ResourceGroup as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -29,10 +34,11 @@ async fn analytics_resource_groups() {
             .send()
             .await
             .expect("list_resource_groups");
-        support::same_json(
-            &out,
-            "[{\"name\":\"sample\",\"filter\":{\"networkNodes\":[],\"switchNodes\":[]}}]",
-            "list_resource_groups",
+        support::same_json(&out, &expect, "list_resource_groups");
+        assert_eq!(
+            out, vec![< ruckus_one::analytics::resource_groups::ResourceGroup as
+            support::Sample > ::sample()],
+            "list_resource_groups: decoded value differs from the sample"
         );
     }
     {
@@ -44,11 +50,11 @@ async fn analytics_resource_groups() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
+                <ruckus_one::analytics::resource_groups::ResourceGroupInput as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
+                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -56,21 +62,16 @@ async fn analytics_resource_groups() {
             .analytics()
             .resource_groups()
             .create_resource_group(
-                &ruckus_one::analytics::resource_groups::ResourceGroupInput::new(
-                    "sample".to_owned(),
-                    ruckus_one::analytics::resource_groups::ResourceGroupFilter::new(
-                        vec![Vec::new()],
-                        vec![Vec::new()],
-                    ),
-                ),
+                &<ruckus_one::analytics::resource_groups::ResourceGroupInput as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_resource_group");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
-            "create_resource_group",
+        support::same_json(&out, &expect, "create_resource_group");
+        assert_eq!(
+            out, < ruckus_one::analytics::resource_groups::ResourceGroup as
+            support::Sample > ::sample(),
+            "create_resource_group: decoded value differs from the sample"
         );
     }
     {
@@ -82,27 +83,30 @@ async fn analytics_resource_groups() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"searchString\":\"sample\",\"searchType\":\"networkHierarchies\"}",
+                <ruckus_one::analytics::resource_groups::ResourceGroupFilterQuery as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::resource_groups::ResourceGroupFilterSearchResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .resource_groups()
             .query_resource_group_filters(
-                &ruckus_one::analytics::resource_groups::ResourceGroupFilterQuery::new(
-                    "sample".to_owned(),
-                    ruckus_one::analytics::resource_groups::FilterSearchType::from(
-                        "networkHierarchies",
-                    ),
-                ),
+                &<ruckus_one::analytics::resource_groups::ResourceGroupFilterQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_resource_group_filters");
-        support::same_json(&out, "{}", "query_resource_group_filters");
+        support::same_json(&out, &expect, "query_resource_group_filters");
+        assert_eq!(
+            out, <
+            ruckus_one::analytics::resource_groups::ResourceGroupFilterSearchResult as
+            support::Sample > ::sample(),
+            "query_resource_group_filters: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -115,7 +119,7 @@ async fn analytics_resource_groups() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
+                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -126,10 +130,11 @@ async fn analytics_resource_groups() {
             .send()
             .await
             .expect("get_resource_group");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
-            "get_resource_group",
+        support::same_json(&out, &expect, "get_resource_group");
+        assert_eq!(
+            out, < ruckus_one::analytics::resource_groups::ResourceGroup as
+            support::Sample > ::sample(),
+            "get_resource_group: decoded value differs from the sample"
         );
     }
     {
@@ -141,11 +146,11 @@ async fn analytics_resource_groups() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
+                <ruckus_one::analytics::resource_groups::ResourceGroupInput as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
+                <ruckus_one::analytics::resource_groups::ResourceGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -154,21 +159,16 @@ async fn analytics_resource_groups() {
             .resource_groups()
             .update_resource_group(
                 "resourceGroupId 1/x",
-                &ruckus_one::analytics::resource_groups::ResourceGroupInput::new(
-                    "sample".to_owned(),
-                    ruckus_one::analytics::resource_groups::ResourceGroupFilter::new(
-                        vec![Vec::new()],
-                        vec![Vec::new()],
-                    ),
-                ),
+                &<ruckus_one::analytics::resource_groups::ResourceGroupInput as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_resource_group");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"filter\":{\"networkNodes\":[[]],\"switchNodes\":[[]]}}",
-            "update_resource_group",
+        support::same_json(&out, &expect, "update_resource_group");
+        assert_eq!(
+            out, < ruckus_one::analytics::resource_groups::ResourceGroup as
+            support::Sample > ::sample(),
+            "update_resource_group: decoded value differs from the sample"
         );
     }
 }

@@ -15,23 +15,30 @@ async fn analytics_schedules() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"ids\":[\"sample\"]}"),
+            body_json: Some(
+                <ruckus_one::analytics::schedules::ScheduleIds as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::schedules::ScheduleBatchResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .schedules()
             .retry_failed_report_schedules(
-                &ruckus_one::analytics::schedules::ScheduleIds::new(
-                    vec!["sample".to_owned()],
-                ),
+                &<ruckus_one::analytics::schedules::ScheduleIds as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("retry_failed_report_schedules");
-        support::same_json(&out, "{}", "retry_failed_report_schedules");
+        support::same_json(&out, &expect, "retry_failed_report_schedules");
+        assert_eq!(
+            out, < ruckus_one::analytics::schedules::ScheduleBatchResult as
+            support::Sample > ::sample(),
+            "retry_failed_report_schedules: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -41,23 +48,30 @@ async fn analytics_schedules() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"ids\":[\"sample\"]}"),
+            body_json: Some(
+                <ruckus_one::analytics::schedules::ScheduleIds as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::schedules::ScheduleBatchResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .schedules()
             .delete_schedules(
-                &ruckus_one::analytics::schedules::ScheduleIds::new(
-                    vec!["sample".to_owned()],
-                ),
+                &<ruckus_one::analytics::schedules::ScheduleIds as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("delete_schedules");
-        support::same_json(&out, "{}", "delete_schedules");
+        support::same_json(&out, &expect, "delete_schedules");
+        assert_eq!(
+            out, < ruckus_one::analytics::schedules::ScheduleBatchResult as
+            support::Sample > ::sample(),
+            "delete_schedules: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -69,7 +83,9 @@ async fn analytics_schedules() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::schedules::ScheduleList as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -79,7 +95,11 @@ async fn analytics_schedules() {
             .send()
             .await
             .expect("list_schedules");
-        support::same_json(&out, "{}", "list_schedules");
+        support::same_json(&out, &expect, "list_schedules");
+        assert_eq!(
+            out, < ruckus_one::analytics::schedules::ScheduleList as support::Sample >
+            ::sample(), "list_schedules: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -90,31 +110,28 @@ async fn analytics_schedules() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"reportName\":\"Overview\",\"description\":\"sample\",\"frequency\":\"monthly\",\"granularity\":\"P1D\",\"format\":\"pdf\",\"timezone\":\"sample\",\"recipients\":{\"sample\":true}}",
+                <ruckus_one::analytics::schedules::CreateScheduleRequest as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::schedules::ScheduleCreated as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .schedules()
             .create_schedule(
-                &ruckus_one::analytics::schedules::CreateScheduleRequest::new(
-                    "sample".to_owned(),
-                    ruckus_one::analytics::schedules::ReportName::from("Overview"),
-                    "sample".to_owned(),
-                    ruckus_one::analytics::schedules::ReportFrequency::from("monthly"),
-                    ruckus_one::analytics::schedules::ReportGranularity::from("P1D"),
-                    ruckus_one::analytics::schedules::ReportFormat::from("pdf"),
-                    "sample".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                ),
+                &<ruckus_one::analytics::schedules::CreateScheduleRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_schedule");
-        support::same_json(&out, "{}", "create_schedule");
+        support::same_json(&out, &expect, "create_schedule");
+        assert_eq!(
+            out, < ruckus_one::analytics::schedules::ScheduleCreated as support::Sample >
+            ::sample(), "create_schedule: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -126,7 +143,9 @@ async fn analytics_schedules() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -136,7 +155,11 @@ async fn analytics_schedules() {
             .send()
             .await
             .expect("get_schedule_execution_logs");
-        support::same_json(&out, "[{\"sample\":true}]", "get_schedule_execution_logs");
+        support::same_json(&out, &expect, "get_schedule_execution_logs");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "get_schedule_execution_logs: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -148,7 +171,9 @@ async fn analytics_schedules() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::schedules::Schedule as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -158,7 +183,11 @@ async fn analytics_schedules() {
             .send()
             .await
             .expect("get_schedule");
-        support::same_json(&out, "{}", "get_schedule");
+        support::same_json(&out, &expect, "get_schedule");
+        assert_eq!(
+            out, < ruckus_one::analytics::schedules::Schedule as support::Sample >
+            ::sample(), "get_schedule: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -168,9 +197,13 @@ async fn analytics_schedules() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::analytics::schedules::UpdateScheduleRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::schedules::ScheduleUpdated as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -178,11 +211,15 @@ async fn analytics_schedules() {
             .schedules()
             .update_schedule(
                 "scheduleId 1/x",
-                &ruckus_one::analytics::schedules::UpdateScheduleRequest::new(),
+                &<ruckus_one::analytics::schedules::UpdateScheduleRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_schedule");
-        support::same_json(&out, "{}", "update_schedule");
+        support::same_json(&out, &expect, "update_schedule");
+        assert_eq!(
+            out, < ruckus_one::analytics::schedules::ScheduleUpdated as support::Sample >
+            ::sample(), "update_schedule: decoded value differs from the sample"
+        );
     }
 }

@@ -15,9 +15,13 @@ async fn analytics_users() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::common::ErrorBody as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +31,11 @@ async fn analytics_users() {
             .send()
             .await
             .expect("delete_users");
-        support::same_json(&out, "{}", "delete_users");
+        support::same_json(&out, &expect, "delete_users");
+        assert_eq!(
+            out, < ruckus_one::analytics::common::ErrorBody as support::Sample >
+            ::sample(), "delete_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +47,14 @@ async fn analytics_users() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::analytics::users::UserListItem as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +64,11 @@ async fn analytics_users() {
             .send()
             .await
             .expect("list_users");
-        support::same_json(&out, "[{}]", "list_users");
+        support::same_json(&out, &expect, "list_users");
+        assert_eq!(
+            out, vec![< ruckus_one::analytics::users::UserListItem as support::Sample >
+            ::sample()], "list_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -60,26 +79,28 @@ async fn analytics_users() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"resourceGroupId\":\"sample\",\"role\":\"admin\",\"swuId\":\"sample\"}",
+                <ruckus_one::analytics::users::AddInternalUserRequest as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::users::User as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .users()
             .add_internal_user(
-                &ruckus_one::analytics::users::AddInternalUserRequest::new(
-                    "sample".to_owned(),
-                    ruckus_one::analytics::users::UserRole::from("admin"),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::analytics::users::AddInternalUserRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("add_internal_user");
-        support::same_json(&out, "{}", "add_internal_user");
+        support::same_json(&out, &expect, "add_internal_user");
+        assert_eq!(
+            out, < ruckus_one::analytics::users::User as support::Sample > ::sample(),
+            "add_internal_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -90,26 +111,28 @@ async fn analytics_users() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"email\":\"sample\",\"resourceGroupId\":\"sample\",\"role\":\"admin\"}",
+                <ruckus_one::analytics::users::InviteThirdPartyUserRequest as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::users::InvitedUser as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
             .users()
             .invite_third_party_user(
-                &ruckus_one::analytics::users::InviteThirdPartyUserRequest::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    ruckus_one::analytics::users::UserRole::from("admin"),
-                ),
+                &<ruckus_one::analytics::users::InviteThirdPartyUserRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("invite_third_party_user");
-        support::same_json(&out, "{}", "invite_third_party_user");
+        support::same_json(&out, &expect, "invite_third_party_user");
+        assert_eq!(
+            out, < ruckus_one::analytics::users::InvitedUser as support::Sample >
+            ::sample(), "invite_third_party_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -121,7 +144,9 @@ async fn analytics_users() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"sample\":true}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -131,7 +156,11 @@ async fn analytics_users() {
             .send()
             .await
             .expect("list_internal_users");
-        support::same_json(&out, "[{\"sample\":true}]", "list_internal_users");
+        support::same_json(&out, &expect, "list_internal_users");
+        assert_eq!(
+            out, vec![serde_json::json!({ "sample" : true })],
+            "list_internal_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -141,9 +170,13 @@ async fn analytics_users() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"resourceGroupId\":\"sample\",\"role\":\"admin\"}"),
+            body_json: Some(
+                <ruckus_one::analytics::users::UpdateUserRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::analytics::users::User as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -151,14 +184,15 @@ async fn analytics_users() {
             .users()
             .update_user(
                 "userId 1/x",
-                &ruckus_one::analytics::users::UpdateUserRequest::new(
-                    "sample".to_owned(),
-                    ruckus_one::analytics::users::UserRole::from("admin"),
-                ),
+                &<ruckus_one::analytics::users::UpdateUserRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_user");
-        support::same_json(&out, "{}", "update_user");
+        support::same_json(&out, &expect, "update_user");
+        assert_eq!(
+            out, < ruckus_one::analytics::users::User as support::Sample > ::sample(),
+            "update_user: decoded value differs from the sample"
+        );
     }
 }

@@ -2,6 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! Conformance test generated from the spec: each operation is called once against a
 //! local HTTP server that checks what is sent and answers a body of the declared shape.
+mod samples;
 mod support;
 #[cfg(feature = "analytics-application-tokens")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-application-tokens")))]

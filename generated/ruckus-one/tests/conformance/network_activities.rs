@@ -17,7 +17,9 @@ async fn network_activities() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::activities::Activity as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +29,11 @@ async fn network_activities() {
             .send()
             .await
             .expect("get_activity");
-        support::same_json(&out, "{}", "get_activity");
+        support::same_json(&out, &expect, "get_activity");
+        assert_eq!(
+            out, < ruckus_one::network::activities::Activity as support::Sample >
+            ::sample(), "get_activity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -37,18 +43,28 @@ async fn network_activities() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::activities::ActivityQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .activities()
-            .query_activities(&ruckus_one::network::activities::ActivityQuery::new())
+            .query_activities(
+                &<ruckus_one::network::activities::ActivityQuery as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_activities");
-        support::same_json(&out, "{}", "query_activities");
+        support::same_json(&out, &expect, "query_activities");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_activities: decoded value differs from the sample"
+        );
     }
 }

@@ -19,7 +19,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::PersonalIdentityNetworkPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -29,7 +31,12 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("list_personal_identity_networks");
-        support::same_json(&out, "{}", "list_personal_identity_networks");
+        support::same_json(&out, &expect, "list_personal_identity_networks");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::PersonalIdentityNetworkPage as
+            support::Sample > ::sample(),
+            "list_personal_identity_networks: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -42,29 +49,28 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
+                <ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .create_personal_identity_network(
-                &ruckus_one::network::edge_services::PersonalIdentityNetwork::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    ruckus_one::network::edge_services::PinEdgeClusterInfo::new(),
-                ),
+                &<ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_personal_identity_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_personal_identity_network",
+        support::same_json(&out, &expect, "create_personal_identity_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -77,24 +83,33 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeServiceCompatibilityResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .query_personal_identity_network_edge_compatibilities(
-                &ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery::new(),
+                &<ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_personal_identity_network_edge_compatibilities");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "query_personal_identity_network_edge_compatibilities",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeServiceCompatibilityResult as
+            support::Sample > ::sample(),
+            "query_personal_identity_network_edge_compatibilities: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -110,7 +125,7 @@ async fn network_edge_services() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
+                <ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -121,10 +136,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_personal_identity_network");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
-            "get_personal_identity_network",
+        support::same_json(&out, &expect, "get_personal_identity_network");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::PersonalIdentityNetwork as
+            support::Sample > ::sample(),
+            "get_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -138,10 +154,12 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
+                <ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -149,19 +167,16 @@ async fn network_edge_services() {
             .edge_services()
             .update_personal_identity_network(
                 "pinId 1/x",
-                &ruckus_one::network::edge_services::PersonalIdentityNetwork::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    ruckus_one::network::edge_services::PinEdgeClusterInfo::new(),
-                ),
+                &<ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_personal_identity_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_personal_identity_network",
+        support::same_json(&out, &expect, "update_personal_identity_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -175,10 +190,12 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
+                <ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -186,19 +203,16 @@ async fn network_edge_services() {
             .edge_services()
             .patch_personal_identity_network(
                 "pinId 1/x",
-                &ruckus_one::network::edge_services::PersonalIdentityNetwork::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    ruckus_one::network::edge_services::PinEdgeClusterInfo::new(),
-                ),
+                &<ruckus_one::network::edge_services::PersonalIdentityNetwork as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_personal_identity_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_personal_identity_network",
+        support::same_json(&out, &expect, "patch_personal_identity_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -213,7 +227,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -223,10 +239,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_personal_identity_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_personal_identity_network",
+        support::same_json(&out, &expect, "delete_personal_identity_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -236,12 +253,14 @@ async fn network_edge_services() {
             method: "PUT",
             path: "/personalIdentityNetworks/pinId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -251,13 +270,19 @@ async fn network_edge_services() {
                 "pinId 1/x",
                 "wifiNetworkId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("activate_wifi_network_on_personal_identity_network");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_wifi_network_on_personal_identity_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_wifi_network_on_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -272,7 +297,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -287,8 +314,13 @@ async fn network_edge_services() {
             .expect("deactivate_wifi_network_on_personal_identity_network");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "deactivate_wifi_network_on_personal_identity_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_wifi_network_on_personal_identity_network: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -302,29 +334,28 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"edgeClusterId\":\"sample\",\"name\":\"sample\",\"tunnelProfileId\":\"sample\"}",
+                <ruckus_one::network::edge_services::EdgeSdLanService as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .create_edge_sd_lan_service(
-                &ruckus_one::network::edge_services::EdgeSdLanService::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::edge_services::EdgeSdLanService as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_edge_sd_lan_service");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_edge_sd_lan_service",
+        support::same_json(&out, &expect, "create_edge_sd_lan_service");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -337,21 +368,30 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::QueryResponseEdgeSdLanStatus as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .query_edge_sd_lan_services(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_edge_sd_lan_services");
-        support::same_json(&out, "{}", "query_edge_sd_lan_services");
+        support::same_json(&out, &expect, "query_edge_sd_lan_services");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::QueryResponseEdgeSdLanStatus as
+            support::Sample > ::sample(),
+            "query_edge_sd_lan_services: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -363,21 +403,34 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeServiceCompatibilityResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .query_edge_sd_lan_service_edge_compatibilities(
-                &ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery::new(),
+                &<ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_edge_sd_lan_service_edge_compatibilities");
-        support::same_json(&out, "{}", "query_edge_sd_lan_service_edge_compatibilities");
+        support::same_json(
+            &out,
+            &expect,
+            "query_edge_sd_lan_service_edge_compatibilities",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeServiceCompatibilityResult as
+            support::Sample > ::sample(),
+            "query_edge_sd_lan_service_edge_compatibilities: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -392,7 +445,7 @@ async fn network_edge_services() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"edgeClusterId\":\"sample\",\"name\":\"sample\",\"tunnelProfileId\":\"sample\"}",
+                <ruckus_one::network::edge_services::EdgeSdLanService as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -403,10 +456,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_edge_sd_lan_service");
-        support::same_json(
-            &out,
-            "{\"edgeClusterId\":\"sample\",\"name\":\"sample\",\"tunnelProfileId\":\"sample\"}",
-            "get_edge_sd_lan_service",
+        support::same_json(&out, &expect, "get_edge_sd_lan_service");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeSdLanService as
+            support::Sample > ::sample(),
+            "get_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -420,10 +474,12 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"edgeClusterId\":\"sample\",\"name\":\"sample\",\"tunnelProfileId\":\"sample\"}",
+                <ruckus_one::network::edge_services::EdgeSdLanService as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -431,19 +487,16 @@ async fn network_edge_services() {
             .edge_services()
             .update_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
-                &ruckus_one::network::edge_services::EdgeSdLanService::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::edge_services::EdgeSdLanService as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_edge_sd_lan_service");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_edge_sd_lan_service",
+        support::same_json(&out, &expect, "update_edge_sd_lan_service");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -453,25 +506,29 @@ async fn network_edge_services() {
             method: "PATCH",
             path: "/edgeSdLanServices/sdLanServiceId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .patch_edge_sd_lan_service("sdLanServiceId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_edge_sd_lan_service");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_edge_sd_lan_service",
+        support::same_json(&out, &expect, "patch_edge_sd_lan_service");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -486,7 +543,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -496,10 +555,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_edge_sd_lan_service");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_edge_sd_lan_service",
+        support::same_json(&out, &expect, "delete_edge_sd_lan_service");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -512,9 +572,13 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeSdLanNetworkActivation as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -523,15 +587,20 @@ async fn network_edge_services() {
             .activate_wifi_network_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "wifiNetworkId 1/x",
-                &ruckus_one::network::edge_services::EdgeSdLanNetworkActivation::new(),
+                &<ruckus_one::network::edge_services::EdgeSdLanNetworkActivation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("activate_wifi_network_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_wifi_network_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_wifi_network_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -546,7 +615,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -561,8 +632,13 @@ async fn network_edge_services() {
             .expect("deactivate_wifi_network_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "deactivate_wifi_network_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_wifi_network_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -575,9 +651,13 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeSdLanNetworkActivation as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -587,15 +667,20 @@ async fn network_edge_services() {
                 "sdLanServiceId 1/x",
                 "venueId 1/x",
                 "wifiNetworkId 1/x",
-                &ruckus_one::network::edge_services::EdgeSdLanNetworkActivation::new(),
+                &<ruckus_one::network::edge_services::EdgeSdLanNetworkActivation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("activate_venue_wifi_network_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_venue_wifi_network_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_venue_wifi_network_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -610,7 +695,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeSdLanGuestSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -620,7 +707,12 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_edge_sd_lan_service_guest_settings");
-        support::same_json(&out, "{}", "get_edge_sd_lan_service_guest_settings");
+        support::same_json(&out, &expect, "get_edge_sd_lan_service_guest_settings");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeSdLanGuestSettings as
+            support::Sample > ::sample(),
+            "get_edge_sd_lan_service_guest_settings: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -632,9 +724,13 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeSdLanGuestSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -642,15 +738,16 @@ async fn network_edge_services() {
             .edge_services()
             .patch_edge_sd_lan_service_guest_settings(
                 "sdLanServiceId 1/x",
-                &ruckus_one::network::edge_services::EdgeSdLanGuestSettings::new(),
+                &<ruckus_one::network::edge_services::EdgeSdLanGuestSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_edge_sd_lan_service_guest_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_edge_sd_lan_service_guest_settings",
+        support::same_json(&out, &expect, "patch_edge_sd_lan_service_guest_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_edge_sd_lan_service_guest_settings: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -660,12 +757,14 @@ async fn network_edge_services() {
             method: "PUT",
             path: "/edgeSdLanServices/sdLanServiceId%201%2Fx/guestSettings/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -676,13 +775,19 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "edgeClusterId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("activate_guest_venue_edge_cluster_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_guest_venue_edge_cluster_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_guest_venue_edge_cluster_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -697,7 +802,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -713,8 +820,13 @@ async fn network_edge_services() {
             .expect("deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -724,12 +836,14 @@ async fn network_edge_services() {
             method: "PUT",
             path: "/edgeSdLanServices/sdLanServiceId%201%2Fx/guestSettings/tunnelProfiles/tunnelProfileId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -739,13 +853,19 @@ async fn network_edge_services() {
                 "sdLanServiceId 1/x",
                 "tunnelProfileId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("activate_guest_tunnel_profile_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_guest_tunnel_profile_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_guest_tunnel_profile_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -760,7 +880,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -775,8 +897,13 @@ async fn network_edge_services() {
             .expect("deactivate_guest_tunnel_profile_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "deactivate_guest_tunnel_profile_on_edge_sd_lan_service",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_guest_tunnel_profile_on_edge_sd_lan_service: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -786,25 +913,28 @@ async fn network_edge_services() {
             method: "POST",
             path: "/edgeHqosProfiles",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .create_edge_hqos_profile()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_edge_hqos_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_edge_hqos_profile",
+        support::same_json(&out, &expect, "create_edge_hqos_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_edge_hqos_profile: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -817,21 +947,34 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeServiceCompatibilityResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .query_edge_hqos_profile_edge_compatibilities(
-                &ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery::new(),
+                &<ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_edge_hqos_profile_edge_compatibilities");
-        support::same_json(&out, "{}", "query_edge_hqos_profile_edge_compatibilities");
+        support::same_json(
+            &out,
+            &expect,
+            "query_edge_hqos_profile_edge_compatibilities",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeServiceCompatibilityResult as
+            support::Sample > ::sample(),
+            "query_edge_hqos_profile_edge_compatibilities: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -845,7 +988,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -855,7 +998,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_edge_hqos_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_edge_hqos_profile");
+        support::same_json(&out, &expect, "get_edge_hqos_profile");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_edge_hqos_profile: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -864,25 +1011,28 @@ async fn network_edge_services() {
             method: "PUT",
             path: "/edgeHqosProfiles/profileId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .edge_services()
             .update_edge_hqos_profile("profileId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_edge_hqos_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_edge_hqos_profile",
+        support::same_json(&out, &expect, "update_edge_hqos_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_edge_hqos_profile: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -897,7 +1047,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -907,10 +1059,10 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_edge_hqos_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_edge_hqos_profile",
+        support::same_json(&out, &expect, "delete_edge_hqos_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_edge_hqos_profile: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -920,12 +1072,14 @@ async fn network_edge_services() {
             method: "PUT",
             path: "/edgeHqosProfiles/profileId%201%2Fx/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -936,13 +1090,19 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "edgeClusterId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("activate_venue_edge_cluster_on_edge_hqos_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_venue_edge_cluster_on_edge_hqos_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_venue_edge_cluster_on_edge_hqos_profile: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -957,7 +1117,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -973,8 +1135,13 @@ async fn network_edge_services() {
             .expect("deactivate_venue_edge_cluster_on_edge_hqos_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "deactivate_venue_edge_cluster_on_edge_hqos_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_venue_edge_cluster_on_edge_hqos_profile: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -989,7 +1156,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1005,8 +1174,13 @@ async fn network_edge_services() {
             .expect("activate_tunnel_profile_on_venue_edge_cluster");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "activate_tunnel_profile_on_venue_edge_cluster",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_tunnel_profile_on_venue_edge_cluster: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1021,7 +1195,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1037,8 +1213,13 @@ async fn network_edge_services() {
             .expect("deactivate_tunnel_profile_on_venue_edge_cluster");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "deactivate_tunnel_profile_on_venue_edge_cluster",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_tunnel_profile_on_venue_edge_cluster: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1053,7 +1234,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::ClusterNetworkSettingsResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1063,7 +1246,12 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_cluster_network_settings");
-        support::same_json(&out, "{}", "get_venue_edge_cluster_network_settings");
+        support::same_json(&out, &expect, "get_venue_edge_cluster_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::ClusterNetworkSettingsResponse as
+            support::Sample > ::sample(),
+            "get_venue_edge_cluster_network_settings: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1075,9 +1263,13 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::PatchClusterNetworkSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1086,15 +1278,16 @@ async fn network_edge_services() {
             .patch_venue_edge_cluster_network_settings(
                 "venueId 1/x",
                 "clusterId 1/x",
-                &ruckus_one::network::edge_services::PatchClusterNetworkSettings::new(),
+                &<ruckus_one::network::edge_services::PatchClusterNetworkSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_venue_edge_cluster_network_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_venue_edge_cluster_network_settings",
+        support::same_json(&out, &expect, "patch_venue_edge_cluster_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_venue_edge_cluster_network_settings: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1109,7 +1302,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::PortConfig as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1123,7 +1318,12 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_port_configs");
-        support::same_json(&out, "{}", "get_venue_edge_port_configs");
+        support::same_json(&out, &expect, "get_venue_edge_port_configs");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::PortConfig as support::Sample >
+            ::sample(),
+            "get_venue_edge_port_configs: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1135,9 +1335,13 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::PortConfig as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1147,15 +1351,16 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "clusterId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::edge_services::PortConfig::new(),
+                &<ruckus_one::network::edge_services::PortConfig as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_venue_edge_port_configs");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_venue_edge_port_configs",
+        support::same_json(&out, &expect, "patch_venue_edge_port_configs");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_venue_edge_port_configs: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1170,7 +1375,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeSubInterfacePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1185,7 +1392,12 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("list_venue_edge_port_sub_interfaces");
-        support::same_json(&out, "{}", "list_venue_edge_port_sub_interfaces");
+        support::same_json(&out, &expect, "list_venue_edge_port_sub_interfaces");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeSubInterfacePage as
+            support::Sample > ::sample(),
+            "list_venue_edge_port_sub_interfaces: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1197,9 +1409,13 @@ async fn network_edge_services() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"vlan\":1,\"portType\":\"WAN\"}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::SubInterface as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1210,18 +1426,16 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "portId 1/x",
-                &ruckus_one::network::edge_services::SubInterface::new(
-                    1,
-                    ruckus_one::network::edge_services::SubInterfacePortType::from("WAN"),
-                ),
+                &<ruckus_one::network::edge_services::SubInterface as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_edge_port_sub_interface");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_edge_port_sub_interface",
+        support::same_json(&out, &expect, "create_venue_edge_port_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_edge_port_sub_interface: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1234,9 +1448,13 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"vlan\":1,\"portType\":\"WAN\"}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::SubInterface as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1248,18 +1466,16 @@ async fn network_edge_services() {
                 "serialNumber 1/x",
                 "portId 1/x",
                 "subInterfaceId 1/x",
-                &ruckus_one::network::edge_services::SubInterface::new(
-                    1,
-                    ruckus_one::network::edge_services::SubInterfacePortType::from("WAN"),
-                ),
+                &<ruckus_one::network::edge_services::SubInterface as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_venue_edge_port_sub_interface");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_venue_edge_port_sub_interface",
+        support::same_json(&out, &expect, "patch_venue_edge_port_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_venue_edge_port_sub_interface: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1274,7 +1490,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1290,10 +1508,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_venue_edge_port_sub_interface");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_venue_edge_port_sub_interface",
+        support::same_json(&out, &expect, "delete_venue_edge_port_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_venue_edge_port_sub_interface: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1307,10 +1526,12 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"id\":1,\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+                <ruckus_one::network::edge_services::LinkAggregationGroup as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1320,24 +1541,16 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "clusterId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::edge_services::LinkAggregationGroup::new(
-                    1,
-                    ruckus_one::network::edge_services::LinkAggregationGroupLacpMode::from(
-                        "ACTIVE",
-                    ),
-                    ruckus_one::network::edge_services::LinkAggregationGroupLacpTimeout::from(
-                        "SHORT",
-                    ),
-                    ruckus_one::network::edge_services::LinkAggregationGroupPortType::from(
-                        "WAN",
-                    ),
-                    true,
-                ),
+                &<ruckus_one::network::edge_services::LinkAggregationGroup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_edge_lag");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_edge_lag");
+        support::same_json(&out, &expect, "create_venue_edge_lag");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_edge_lag: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1352,7 +1565,7 @@ async fn network_edge_services() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"id\":1,\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+                <ruckus_one::network::edge_services::LinkAggregationGroup as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1368,10 +1581,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_lag");
-        support::same_json(
-            &out,
-            "{\"id\":1,\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
-            "get_venue_edge_lag",
+        support::same_json(&out, &expect, "get_venue_edge_lag");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::LinkAggregationGroup as
+            support::Sample > ::sample(),
+            "get_venue_edge_lag: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1385,10 +1599,12 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+                <ruckus_one::network::edge_services::UpdateLinkAggregationGroup as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1399,23 +1615,16 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
-                &ruckus_one::network::edge_services::UpdateLinkAggregationGroup::new(
-                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode::from(
-                        "ACTIVE",
-                    ),
-                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout::from(
-                        "SHORT",
-                    ),
-                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType::from(
-                        "WAN",
-                    ),
-                    true,
-                ),
+                &<ruckus_one::network::edge_services::UpdateLinkAggregationGroup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_edge_lag");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_edge_lag");
+        support::same_json(&out, &expect, "update_venue_edge_lag");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_edge_lag: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1428,10 +1637,12 @@ async fn network_edge_services() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"lacpMode\":\"ACTIVE\",\"lacpTimeout\":\"SHORT\",\"portType\":\"WAN\",\"lagEnabled\":true}",
+                <ruckus_one::network::edge_services::UpdateLinkAggregationGroup as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1442,23 +1653,16 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
-                &ruckus_one::network::edge_services::UpdateLinkAggregationGroup::new(
-                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode::from(
-                        "ACTIVE",
-                    ),
-                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout::from(
-                        "SHORT",
-                    ),
-                    ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType::from(
-                        "WAN",
-                    ),
-                    true,
-                ),
+                &<ruckus_one::network::edge_services::UpdateLinkAggregationGroup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_venue_edge_lag");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_venue_edge_lag");
+        support::same_json(&out, &expect, "patch_venue_edge_lag");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_venue_edge_lag: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1472,7 +1676,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1487,7 +1693,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_venue_edge_lag");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_edge_lag");
+        support::same_json(&out, &expect, "delete_venue_edge_lag");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_edge_lag: decoded value differs from the sample"
+        );
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1499,9 +1709,13 @@ async fn network_edge_services() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"vlan\":1,\"portType\":\"WAN\"}"),
+            body_json: Some(
+                <ruckus_one::network::edge_services::LagSubInterface as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1512,20 +1726,16 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
-                &ruckus_one::network::edge_services::LagSubInterface::new(
-                    1,
-                    ruckus_one::network::edge_services::LagSubInterfacePortType::from(
-                        "WAN",
-                    ),
-                ),
+                &<ruckus_one::network::edge_services::LagSubInterface as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_edge_lag_sub_interface");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_edge_lag_sub_interface",
+        support::same_json(&out, &expect, "create_venue_edge_lag_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_edge_lag_sub_interface: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1540,7 +1750,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"vlan\":1,\"portType\":\"WAN\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::LagSubInterface as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1556,10 +1768,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("get_venue_edge_lag_sub_interface");
-        support::same_json(
-            &out,
-            "{\"vlan\":1,\"portType\":\"WAN\"}",
-            "get_venue_edge_lag_sub_interface",
+        support::same_json(&out, &expect, "get_venue_edge_lag_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::LagSubInterface as support::Sample
+            > ::sample(),
+            "get_venue_edge_lag_sub_interface: decoded value differs from the sample"
         );
     }
     #[cfg(feature = "experimental")]
@@ -1574,7 +1787,9 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1590,10 +1805,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_venue_edge_lag_sub_interface");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_venue_edge_lag_sub_interface",
+        support::same_json(&out, &expect, "delete_venue_edge_lag_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_venue_edge_lag_sub_interface: decoded value differs from the sample"
         );
     }
 }

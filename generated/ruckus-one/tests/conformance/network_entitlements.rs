@@ -12,47 +12,60 @@ async fn network_entitlements() {
             method: "POST",
             path: "/tenants/tenantId%201%2Fx/entitlements/assignments/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_tenant_entitlement_assignments("tenantId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_tenant_entitlement_assignments");
-        support::same_json(&out, "{}", "query_tenant_entitlement_assignments");
+        support::same_json(&out, &expect, "query_tenant_entitlement_assignments");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_tenant_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/tenants/self/entitlements/assignments",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .create_self_entitlement_assignment()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_self_entitlement_assignment");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_self_entitlement_assignment",
+        support::same_json(&out, &expect, "create_self_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_self_entitlement_assignment: decoded value differs from the sample"
         );
     }
     {
@@ -60,22 +73,34 @@ async fn network_entitlements() {
             method: "POST",
             path: "/tenants/self/entitlements/assignments/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_self_entitlement_assignments()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_self_entitlement_assignments");
-        support::same_json(&out, "{}", "query_self_entitlement_assignments");
+        support::same_json(&out, &expect, "query_self_entitlement_assignments");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_self_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -87,7 +112,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -97,10 +122,10 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("delete_self_entitlement_assignment");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_self_entitlement_assignment",
+        support::same_json(&out, &expect, "delete_self_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_self_entitlement_assignment: decoded value differs from the sample"
         );
     }
     {
@@ -108,25 +133,26 @@ async fn network_entitlements() {
             method: "PATCH",
             path: "/tenants/self/entitlements/assignments/id%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .patch_self_entitlement_assignment("id 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_self_entitlement_assignment");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_self_entitlement_assignment",
+        support::same_json(&out, &expect, "patch_self_entitlement_assignment");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_self_entitlement_assignment: decoded value differs from the sample"
         );
     }
     {
@@ -134,154 +160,233 @@ async fn network_entitlements() {
             method: "POST",
             path: "/entitlements/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_entitlements()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_entitlements");
-        support::same_json(&out, "{}", "query_entitlements");
+        support::same_json(&out, &expect, "query_entitlements");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_entitlements: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/utilizations/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_entitlement_utilizations()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_entitlement_utilizations");
-        support::same_json(&out, "{}", "query_entitlement_utilizations");
+        support::same_json(&out, &expect, "query_entitlement_utilizations");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_entitlement_utilizations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/mileageReports/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_mileage_reports()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_mileage_reports");
-        support::same_json(&out, "{}", "query_mileage_reports");
+        support::same_json(&out, &expect, "query_mileage_reports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_mileage_reports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/compliances/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_compliances()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_compliances");
-        support::same_json(&out, "{}", "query_compliances");
+        support::same_json(&out, &expect, "query_compliances");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_compliances: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/banners/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_banners()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_banners");
-        support::same_json(&out, "{}", "query_banners");
+        support::same_json(&out, &expect, "query_banners");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_banners: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/availabilityReports/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_availability_reports()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_availability_reports");
-        support::same_json(&out, "{}", "query_availability_reports");
+        support::same_json(&out, &expect, "query_availability_reports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_availability_reports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/entitlements/attentionNotes/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .query_attention_notes()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_attention_notes");
-        support::same_json(&out, "{}", "query_attention_notes");
+        support::same_json(&out, &expect, "query_attention_notes");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_attention_notes: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -293,7 +398,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -303,29 +408,38 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("get_entitlement_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_entitlement_settings");
+        support::same_json(&out, &expect, "get_entitlement_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_entitlement_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/entitlements/settings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .patch_entitlement_settings()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_entitlement_settings");
-        support::same_json(&out, "{\"sample\":true}", "patch_entitlement_settings");
+        support::same_json(&out, &expect, "patch_entitlement_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_entitlement_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -337,7 +451,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -347,10 +461,10 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_license_usage_reports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_entitlement_license_usage_reports",
+        support::same_json(&out, &expect, "list_entitlement_license_usage_reports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlement_license_usage_reports: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -364,7 +478,14 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::LicenseBanner as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -374,7 +495,12 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_banners");
-        support::same_json(&out, "[{}]", "list_banners");
+        support::same_json(&out, &expect, "list_banners");
+        assert_eq!(
+            out, vec![< ruckus_one::network::entitlements::LicenseBanner as
+            support::Sample > ::sample()],
+            "list_banners: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -386,7 +512,14 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::Assignment as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -396,7 +529,12 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_assignments");
-        support::same_json(&out, "[{}]", "list_entitlement_assignments");
+        support::same_json(&out, &expect, "list_entitlement_assignments");
+        assert_eq!(
+            out, vec![< ruckus_one::network::entitlements::Assignment as support::Sample
+            > ::sample()],
+            "list_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -407,29 +545,29 @@ async fn network_entitlements() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"assignments\":[{\"deviceType\":\"MSP_WIFI\",\"quantity\":1}],\"startDate\":\"sample\",\"endDate\":\"sample\"}",
+                <ruckus_one::network::entitlements::CreateAssignmentRequest as support::Sample>::sample_json(),
             ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::entitlements::AssignmentOperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .entitlements()
             .create_entitlement_assignment(
-                &ruckus_one::network::entitlements::CreateAssignmentRequest::new(
-                    vec![
-                        ruckus_one::network::entitlements::AssignmentAcxRequest::new(ruckus_one::network::entitlements::AssignmentAcxRequestDeviceType::from("MSP_WIFI"),
-                        1)
-                    ],
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::entitlements::CreateAssignmentRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_entitlement_assignment");
-        support::same_json(&out, "{}", "create_entitlement_assignment");
+        support::same_json(&out, &expect, "create_entitlement_assignment");
+        assert_eq!(
+            out, < ruckus_one::network::entitlements::AssignmentOperationResponse as
+            support::Sample > ::sample(),
+            "create_entitlement_assignment: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -439,7 +577,14 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"assignmentId\":1}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::RevocationAcxRequest as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -448,7 +593,10 @@ async fn network_entitlements() {
             .network()
             .entitlements()
             .delete_entitlement_assignments(
-                &vec![ruckus_one::network::entitlements::RevocationAcxRequest::new(1)],
+                &vec![
+                    < ruckus_one::network::entitlements::RevocationAcxRequest as
+                    support::Sample > ::sample()
+                ],
             )
             .send()
             .await
@@ -463,9 +611,16 @@ async fn network_entitlements() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"assignmentId\":1,\"quantity\":1}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::ReplacementAcxRequest as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -473,13 +628,18 @@ async fn network_entitlements() {
             .entitlements()
             .patch_entitlement_assignments(
                 &vec![
-                    ruckus_one::network::entitlements::ReplacementAcxRequest::new(1, 1)
+                    < ruckus_one::network::entitlements::ReplacementAcxRequest as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("patch_entitlement_assignments");
-        support::same_json(&out, "{\"sample\":true}", "patch_entitlement_assignments");
+        support::same_json(&out, &expect, "patch_entitlement_assignments");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_entitlement_assignments: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -491,7 +651,14 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::AssignmentSummary as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -501,7 +668,12 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_assignment_summaries");
-        support::same_json(&out, "[{}]", "list_entitlement_assignment_summaries");
+        support::same_json(&out, &expect, "list_entitlement_assignment_summaries");
+        assert_eq!(
+            out, vec![< ruckus_one::network::entitlements::AssignmentSummary as
+            support::Sample > ::sample()],
+            "list_entitlement_assignment_summaries: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -514,7 +686,14 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::Entitlement as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -524,7 +703,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlements");
-        support::same_json(&out, "[{}]", "list_entitlements");
+        support::same_json(&out, &expect, "list_entitlements");
+        assert_eq!(
+            out, vec![< ruckus_one::network::entitlements::Entitlement as support::Sample
+            > ::sample()], "list_entitlements: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -537,7 +720,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -547,7 +730,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_entitlement_summaries");
-        support::same_json(&out, "{\"sample\":true}", "list_entitlement_summaries");
+        support::same_json(&out, &expect, "list_entitlement_summaries");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_entitlement_summaries: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -560,7 +747,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -570,7 +757,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_license_usage_reports");
-        support::same_json(&out, "{\"sample\":true}", "list_license_usage_reports");
+        support::same_json(&out, &expect, "list_license_usage_reports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_license_usage_reports: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -583,7 +774,14 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::MspEntitlement as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -593,7 +791,12 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_entitlements");
-        support::same_json(&out, "[{}]", "list_msp_entitlements");
+        support::same_json(&out, &expect, "list_msp_entitlements");
+        assert_eq!(
+            out, vec![< ruckus_one::network::entitlements::MspEntitlement as
+            support::Sample > ::sample()],
+            "list_msp_entitlements: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -606,7 +809,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -616,7 +819,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_entitlement_summaries");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_entitlement_summaries");
+        support::same_json(&out, &expect, "list_msp_entitlement_summaries");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_entitlement_summaries: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -629,7 +836,14 @@ async fn network_entitlements() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::entitlements::BannerInformation as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -639,6 +853,11 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("list_msp_banners");
-        support::same_json(&out, "[{}]", "list_msp_banners");
+        support::same_json(&out, &expect, "list_msp_banners");
+        assert_eq!(
+            out, vec![< ruckus_one::network::entitlements::BannerInformation as
+            support::Sample > ::sample()],
+            "list_msp_banners: decoded value differs from the sample"
+        );
     }
 }

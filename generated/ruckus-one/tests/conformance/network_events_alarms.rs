@@ -15,19 +15,29 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::EventData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .events_alarms()
-            .query_historical_clients(&ruckus_one::network::common::QueryRequest::new())
+            .query_historical_clients(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_historical_clients");
-        support::same_json(&out, "{}", "query_historical_clients");
+        support::same_json(&out, &expect, "query_historical_clients");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::EventData as support::Sample >
+            ::sample(), "query_historical_clients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -37,19 +47,29 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::EventData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .events_alarms()
-            .query_events(&ruckus_one::network::common::QueryRequest::new())
+            .query_events(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_events");
-        support::same_json(&out, "{}", "query_events");
+        support::same_json(&out, &expect, "query_events");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::EventData as support::Sample >
+            ::sample(), "query_events: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -59,21 +79,29 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::events_alarms::EventMetasQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::EventData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .events_alarms()
             .query_event_metas(
-                &ruckus_one::network::events_alarms::EventMetasQuery::new(),
+                &<ruckus_one::network::events_alarms::EventMetasQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_event_metas");
-        support::same_json(&out, "{}", "query_event_metas");
+        support::same_json(&out, &expect, "query_event_metas");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::EventData as support::Sample >
+            ::sample(), "query_event_metas: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,21 +111,29 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::events_alarms::EventMetasQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::EventData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .events_alarms()
             .query_event_details(
-                &ruckus_one::network::events_alarms::EventMetasQuery::new(),
+                &<ruckus_one::network::events_alarms::EventMetasQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_event_details");
-        support::same_json(&out, "{}", "query_event_details");
+        support::same_json(&out, &expect, "query_event_details");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::EventData as support::Sample >
+            ::sample(), "query_event_details: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -107,7 +143,9 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::events_alarms::EventsDynamicQueryPayload as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
@@ -116,7 +154,7 @@ async fn network_events_alarms() {
             .network()
             .events_alarms()
             .export_events_csv(
-                &ruckus_one::network::events_alarms::EventsDynamicQueryPayload::new(),
+                &<ruckus_one::network::events_alarms::EventsDynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -133,7 +171,9 @@ async fn network_events_alarms() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::LastLoginResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -143,7 +183,12 @@ async fn network_events_alarms() {
             .send()
             .await
             .expect("list_admin_group_latest_logins");
-        support::same_json(&out, "{}", "list_admin_group_latest_logins");
+        support::same_json(&out, &expect, "list_admin_group_latest_logins");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::LastLoginResponse as
+            support::Sample > ::sample(),
+            "list_admin_group_latest_logins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -153,19 +198,29 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::AlarmData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .events_alarms()
-            .query_alarms(&ruckus_one::network::common::QueryRequest::new())
+            .query_alarms(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_alarms");
-        support::same_json(&out, "{}", "query_alarms");
+        support::same_json(&out, &expect, "query_alarms");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::AlarmData as support::Sample >
+            ::sample(), "query_alarms: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -175,31 +230,39 @@ async fn network_events_alarms() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::events_alarms::EventMetasQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::events_alarms::AlarmData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .events_alarms()
             .query_alarm_metas(
-                &ruckus_one::network::events_alarms::EventMetasQuery::new(),
+                &<ruckus_one::network::events_alarms::EventMetasQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_alarm_metas");
-        support::same_json(&out, "{}", "query_alarm_metas");
+        support::same_json(&out, &expect, "query_alarm_metas");
+        assert_eq!(
+            out, < ruckus_one::network::events_alarms::AlarmData as support::Sample >
+            ::sample(), "query_alarm_metas: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/alarms/alarmId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::Value::from("sample")),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -208,6 +271,7 @@ async fn network_events_alarms() {
             .network()
             .events_alarms()
             .patch_alarm("alarmId 1/x")
+            .body(&"sample".to_owned())
             .send()
             .await
             .expect("patch_alarm");

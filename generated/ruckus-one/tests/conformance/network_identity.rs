@@ -15,19 +15,27 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
-            .create_dpsk_service(&ruckus_one::network::identity::DpskPool::new())
+            .create_dpsk_service(
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "create_dpsk_service");
+        support::same_json(&out, &expect, "create_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +47,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +57,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_dpsk_services");
-        support::same_json(&out, "{\"sample\":true}", "list_dpsk_services");
+        support::same_json(&out, &expect, "list_dpsk_services");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -59,19 +71,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPoolQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
-            .query_dpsk_services(&ruckus_one::network::common::QueryRequest::new())
+            .query_dpsk_services(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_dpsk_services");
-        support::same_json(&out, "{}", "query_dpsk_services");
+        support::same_json(&out, &expect, "query_dpsk_services");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPoolQueryResponse as
+            support::Sample > ::sample(),
+            "query_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,7 +106,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,7 +118,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_dpsk_service");
-        support::same_json(&out, "{}", "get_dpsk_service");
+        support::same_json(&out, &expect, "get_dpsk_service");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPool as support::Sample >
+            ::sample(), "get_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -103,9 +132,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -113,12 +144,16 @@ async fn network_identity() {
             .identity()
             .update_dpsk_service(
                 "poolId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "update_dpsk_service");
+        support::same_json(&out, &expect, "update_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -128,9 +163,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -138,12 +175,16 @@ async fn network_identity() {
             .identity()
             .patch_dpsk_service(
                 "poolId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "patch_dpsk_service");
+        support::same_json(&out, &expect, "patch_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -155,7 +196,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -165,32 +206,37 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "delete_dpsk_service");
+        support::same_json(&out, &expect, "delete_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/dpskServices/poolId%201%2Fx/identityGroups/groupId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .add_identity_group_to_dpsk_service("poolId 1/x", "groupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("add_identity_group_to_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_identity_group_to_dpsk_service",
+        support::same_json(&out, &expect, "add_identity_group_to_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "add_identity_group_to_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -203,7 +249,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -213,10 +259,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_identity_group_from_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_identity_group_from_dpsk_service",
+        support::same_json(&out, &expect, "remove_identity_group_from_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "remove_identity_group_from_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -224,44 +270,54 @@ async fn network_identity() {
             method: "POST",
             path: "/dpskServices/poolId%201%2Fx/identityGroups/groupId%201%2Fx/passphrases",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_dpsk_passphrase("poolId 1/x", "groupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_dpsk_passphrase");
-        support::same_json(&out, "{\"sample\":true}", "create_dpsk_passphrase");
+        support::same_json(&out, &expect, "create_dpsk_passphrase");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_dpsk_passphrase: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/dpskServices/poolId%201%2Fx/passphrases/csvFiles",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("multipart/form-data"),
             query: &[],
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .import_dpsk_passphrases("poolId 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
             .expect("import_dpsk_passphrases");
-        support::same_json(&out, "\"sample\"", "import_dpsk_passphrases");
+        support::same_json(&out, &expect, "import_dpsk_passphrases");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "import_dpsk_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -271,9 +327,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPassphraseCreate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -281,12 +339,16 @@ async fn network_identity() {
             .identity()
             .create_dpsk_service_passphrases(
                 "poolId 1/x",
-                &ruckus_one::network::identity::DpskPassphraseCreate::new(),
+                &<ruckus_one::network::identity::DpskPassphraseCreate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_dpsk_service_passphrases");
-        support::same_json(&out, "\"sample\"", "create_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "create_dpsk_service_passphrases");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "create_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -298,7 +360,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -308,7 +372,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_dpsk_service_passphrases");
-        support::same_json(&out, "{}", "list_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "list_dpsk_service_passphrases");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(),
+            "list_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -318,9 +387,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPassphraseQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -328,12 +401,17 @@ async fn network_identity() {
             .identity()
             .query_dpsk_service_passphrases(
                 "poolId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_dpsk_service_passphrases");
-        support::same_json(&out, "{}", "query_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "query_dpsk_service_passphrases");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPassphraseQueryResponse as
+            support::Sample > ::sample(),
+            "query_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -345,7 +423,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPassphrase as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -355,7 +435,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_dpsk_service_passphrase");
-        support::same_json(&out, "{}", "get_dpsk_service_passphrase");
+        support::same_json(&out, &expect, "get_dpsk_service_passphrase");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPassphrase as support::Sample >
+            ::sample(),
+            "get_dpsk_service_passphrase: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -365,9 +450,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -377,7 +464,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_dpsk_service_passphrases");
-        support::same_json(&out, "{\"sample\":true}", "delete_dpsk_service_passphrases");
+        support::same_json(&out, &expect, "delete_dpsk_service_passphrases");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_dpsk_service_passphrases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -387,9 +478,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -397,15 +490,15 @@ async fn network_identity() {
             .identity()
             .create_identity_group_dpsk_service(
                 "identityGroupId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_identity_group_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_identity_group_dpsk_service",
+        support::same_json(&out, &expect, "create_identity_group_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity_group_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -416,21 +509,27 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_template_dpsk_service(
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "create_template_dpsk_service");
+        support::same_json(&out, &expect, "create_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -442,7 +541,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -452,7 +553,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_template_dpsk_service");
-        support::same_json(&out, "{}", "get_template_dpsk_service");
+        support::same_json(&out, &expect, "get_template_dpsk_service");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPool as support::Sample >
+            ::sample(),
+            "get_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -462,9 +568,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -472,12 +580,16 @@ async fn network_identity() {
             .identity()
             .update_template_dpsk_service(
                 "poolTemplateId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "update_template_dpsk_service");
+        support::same_json(&out, &expect, "update_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -487,9 +599,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -497,12 +611,16 @@ async fn network_identity() {
             .identity()
             .patch_template_dpsk_service(
                 "poolTemplateId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "patch_template_dpsk_service");
+        support::same_json(&out, &expect, "patch_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -514,7 +632,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -524,7 +642,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_template_dpsk_service");
-        support::same_json(&out, "{\"sample\":true}", "delete_template_dpsk_service");
+        support::same_json(&out, &expect, "delete_template_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_template_dpsk_service: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -534,21 +656,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPoolTemplateQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_template_dpsk_services(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_dpsk_services");
-        support::same_json(&out, "{}", "query_template_dpsk_services");
+        support::same_json(&out, &expect, "query_template_dpsk_services");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPoolTemplateQueryResponse as
+            support::Sample > ::sample(),
+            "query_template_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -558,9 +689,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -568,15 +701,15 @@ async fn network_identity() {
             .identity()
             .create_template_identity_group_dpsk_service(
                 "identityGroupId 1/x",
-                &ruckus_one::network::identity::DpskPool::new(),
+                &<ruckus_one::network::identity::DpskPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_identity_group_dpsk_service");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_template_identity_group_dpsk_service",
+        support::same_json(&out, &expect, "create_template_identity_group_dpsk_service");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_template_identity_group_dpsk_service: decoded value differs from the sample"
         );
     }
     {
@@ -589,7 +722,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DpskPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -599,7 +734,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_template_wifi_network_dpsk_services");
-        support::same_json(&out, "{}", "list_template_wifi_network_dpsk_services");
+        support::same_json(&out, &expect, "list_template_wifi_network_dpsk_services");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DpskPool as support::Sample >
+            ::sample(),
+            "list_template_wifi_network_dpsk_services: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -611,7 +751,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -621,7 +763,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_identity_groups");
-        support::same_json(&out, "{}", "list_identity_groups");
+        support::same_json(&out, &expect, "list_identity_groups");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(), "list_identity_groups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -631,43 +777,56 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::IdentityGroupSearch as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_identity_groups(
-                &ruckus_one::network::identity::IdentityGroupSearch::new(),
+                &<ruckus_one::network::identity::IdentityGroupSearch as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_identity_groups");
-        support::same_json(&out, "{}", "query_identity_groups");
+        support::same_json(&out, &expect, "query_identity_groups");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(), "query_identity_groups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identityGroups",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_identity_group()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "create_identity_group");
+        support::same_json(&out, &expect, "create_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -679,7 +838,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityGroup as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -689,7 +850,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_identity_group");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_identity_group");
+        support::same_json(&out, &expect, "get_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityGroup as support::Sample >
+            ::sample(), "get_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -701,7 +866,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -711,29 +876,38 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity_group");
+        support::same_json(&out, &expect, "delete_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/identityGroups/id%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .patch_identity_group("id 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "patch_identity_group");
+        support::same_json(&out, &expect, "patch_identity_group");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_identity_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -745,7 +919,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -755,10 +931,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_mac_registration_pool_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_mac_registration_pool_to_identity_group",
+        support::same_json(&out, &expect, "add_mac_registration_pool_to_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_mac_registration_pool_to_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -771,7 +948,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -781,10 +960,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_dpsk_pool_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_dpsk_pool_to_identity_group",
+        support::same_json(&out, &expect, "add_dpsk_pool_to_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_dpsk_pool_to_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -797,7 +977,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -807,10 +989,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_policy_set_to_identity_group",
+        support::same_json(&out, &expect, "add_policy_set_to_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_policy_set_to_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -823,7 +1006,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -833,10 +1018,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_policy_set_from_identity_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_policy_set_from_identity_group",
+        support::same_json(&out, &expect, "remove_policy_set_from_identity_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_policy_set_from_identity_group: decoded value differs from the sample"
         );
     }
     {
@@ -847,9 +1033,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -857,15 +1047,16 @@ async fn network_identity() {
             .identity()
             .create_identity_group_mac_registration_pool(
                 "identityGroupId 1/x",
-                &ruckus_one::network::identity::MacRegistrationPool::new(),
+                &<ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_identity_group_mac_registration_pool");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_identity_group_mac_registration_pool",
+        support::same_json(&out, &expect, "create_identity_group_mac_registration_pool");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_identity_group_mac_registration_pool: decoded value differs from the sample"
         );
     }
     {
@@ -878,7 +1069,14 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::identity::Identity as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -888,7 +1086,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_identities");
-        support::same_json(&out, "[{}]", "list_identities");
+        support::same_json(&out, &expect, "list_identities");
+        assert_eq!(
+            out, vec![< ruckus_one::network::identity::Identity as support::Sample >
+            ::sample()], "list_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -898,19 +1100,29 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::IdentitySearch as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
-            .query_identities(&ruckus_one::network::identity::IdentitySearch::new())
+            .query_identities(
+                &<ruckus_one::network::identity::IdentitySearch as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_identities");
-        support::same_json(&out, "{}", "query_identities");
+        support::same_json(&out, &expect, "query_identities");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityPage as support::Sample >
+            ::sample(), "query_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -920,9 +1132,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::Identity as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -930,12 +1144,16 @@ async fn network_identity() {
             .identity()
             .create_identity(
                 "groupId 1/x",
-                &ruckus_one::network::identity::Identity::new(),
+                &<ruckus_one::network::identity::Identity as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_identity");
-        support::same_json(&out, "{\"sample\":true}", "create_identity");
+        support::same_json(&out, &expect, "create_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -947,7 +1165,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::Identity as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -957,7 +1177,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_identity");
-        support::same_json(&out, "{}", "get_identity");
+        support::same_json(&out, &expect, "get_identity");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Identity as support::Sample >
+            ::sample(), "get_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -967,9 +1191,9 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -979,7 +1203,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identities");
-        support::same_json(&out, "{\"sample\":true}", "delete_identities");
+        support::same_json(&out, &expect, "delete_identities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -991,7 +1219,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1001,7 +1229,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity");
+        support::same_json(&out, &expect, "delete_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1011,9 +1243,11 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::Identity as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1022,34 +1256,43 @@ async fn network_identity() {
             .patch_identity(
                 "groupId 1/x",
                 "id 1/x",
-                &ruckus_one::network::identity::Identity::new(),
+                &<ruckus_one::network::identity::Identity as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_identity");
-        support::same_json(&out, "{\"sample\":true}", "patch_identity");
+        support::same_json(&out, &expect, "patch_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_identity: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identityGroups/groupId%201%2Fx/identities/id%201%2Fx/devices",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_identity_device("groupId 1/x", "id 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_identity_device");
-        support::same_json(&out, "{\"sample\":true}", "create_identity_device");
+        support::same_json(&out, &expect, "create_identity_device");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_identity_device: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1061,7 +1304,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1071,7 +1314,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity_device");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity_device");
+        support::same_json(&out, &expect, "delete_identity_device");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity_device: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1083,7 +1330,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1098,7 +1345,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_identity_ethernet_port");
-        support::same_json(&out, "{\"sample\":true}", "delete_identity_ethernet_port");
+        support::same_json(&out, &expect, "delete_identity_ethernet_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_identity_ethernet_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1109,10 +1360,17 @@ async fn network_identity() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "[{\"macAddress\":\"sample\",\"portIndex\":1,\"name\":\"sample\"}]",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::identity::EthernetPort as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1123,17 +1381,18 @@ async fn network_identity() {
                 "id 1/x",
                 "venueId 1/x",
                 &vec![
-                    ruckus_one::network::identity::EthernetPort::new("sample".to_owned(),
-                    1, "sample".to_owned())
+                    < ruckus_one::network::identity::EthernetPort as support::Sample >
+                    ::sample()
                 ],
             )
             .send()
             .await
             .expect("update_identity_venue_ethernet_ports");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_identity_venue_ethernet_ports",
+        support::same_json(&out, &expect, "update_identity_venue_ethernet_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_identity_venue_ethernet_ports: decoded value differs from the sample"
         );
     }
     {
@@ -1146,7 +1405,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1159,17 +1418,23 @@ async fn network_identity() {
             .send()
             .await
             .expect("import_identities");
-        support::same_json(&out, "{\"sample\":true}", "import_identities");
+        support::same_json(&out, &expect, "import_identities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "import_identities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identities/csvFile",
             accept: "text/csv",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -1178,6 +1443,9 @@ async fn network_identity() {
             .network()
             .identity()
             .export_identities()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_identities");
@@ -1193,7 +1461,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPoolPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1203,7 +1473,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_mac_registration_pools");
-        support::same_json(&out, "{}", "list_mac_registration_pools");
+        support::same_json(&out, &expect, "list_mac_registration_pools");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPoolPage as
+            support::Sample > ::sample(),
+            "list_mac_registration_pools: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1213,21 +1488,27 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_mac_registration_pool(
-                &ruckus_one::network::identity::MacRegistrationPool::new(),
+                &<ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_mac_registration_pool");
-        support::same_json(&out, "{\"sample\":true}", "create_mac_registration_pool");
+        support::same_json(&out, &expect, "create_mac_registration_pool");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_mac_registration_pool: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1239,7 +1520,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1249,7 +1532,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_mac_registration_pool");
-        support::same_json(&out, "{}", "get_mac_registration_pool");
+        support::same_json(&out, &expect, "get_mac_registration_pool");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPool as support::Sample
+            > ::sample(),
+            "get_mac_registration_pool: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1261,7 +1549,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1271,7 +1559,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_mac_registration_pool");
-        support::same_json(&out, "{\"sample\":true}", "delete_mac_registration_pool");
+        support::same_json(&out, &expect, "delete_mac_registration_pool");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registration_pool: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1281,21 +1573,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPoolPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_mac_registration_pools(
-                &ruckus_one::network::identity::MacRegistrationSearch::new(),
+                &<ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_mac_registration_pools");
-        support::same_json(&out, "{}", "query_mac_registration_pools");
+        support::same_json(&out, &expect, "query_mac_registration_pools");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPoolPage as
+            support::Sample > ::sample(),
+            "query_mac_registration_pools: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1307,7 +1608,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1317,7 +1620,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_mac_registrations");
-        support::same_json(&out, "{}", "list_mac_registrations");
+        support::same_json(&out, &expect, "list_mac_registrations");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPage as support::Sample
+            > ::sample(), "list_mac_registrations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1327,9 +1634,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistration as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1337,12 +1646,16 @@ async fn network_identity() {
             .identity()
             .create_mac_registration(
                 "poolId 1/x",
-                &ruckus_one::network::identity::MacRegistration::new(),
+                &<ruckus_one::network::identity::MacRegistration as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_mac_registration");
-        support::same_json(&out, "{\"sample\":true}", "create_mac_registration");
+        support::same_json(&out, &expect, "create_mac_registration");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_mac_registration: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1352,9 +1665,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1364,7 +1679,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_mac_registrations");
-        support::same_json(&out, "{\"sample\":true}", "delete_mac_registrations");
+        support::same_json(&out, &expect, "delete_mac_registrations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registrations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1376,7 +1695,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistration as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1386,7 +1707,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_mac_registration");
-        support::same_json(&out, "{}", "get_mac_registration");
+        support::same_json(&out, &expect, "get_mac_registration");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistration as support::Sample >
+            ::sample(), "get_mac_registration: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1398,7 +1723,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1408,7 +1733,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_mac_registration");
-        support::same_json(&out, "{\"sample\":true}", "delete_mac_registration");
+        support::same_json(&out, &expect, "delete_mac_registration");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registration: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1418,9 +1747,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::MacRegistrationPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1428,12 +1761,17 @@ async fn network_identity() {
             .identity()
             .query_mac_registrations(
                 "poolId 1/x",
-                &ruckus_one::network::identity::MacRegistrationSearch::new(),
+                &<ruckus_one::network::identity::MacRegistrationSearch as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_mac_registrations");
-        support::same_json(&out, "{}", "query_mac_registrations");
+        support::same_json(&out, &expect, "query_mac_registrations");
+        assert_eq!(
+            out, < ruckus_one::network::identity::MacRegistrationPage as support::Sample
+            > ::sample(),
+            "query_mac_registrations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1445,7 +1783,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1455,10 +1795,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_mac_registration_pool");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_policy_set_to_mac_registration_pool",
+        support::same_json(&out, &expect, "add_policy_set_to_mac_registration_pool");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_policy_set_to_mac_registration_pool: decoded value differs from the sample"
         );
     }
     {
@@ -1471,7 +1812,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1483,8 +1826,13 @@ async fn network_identity() {
             .expect("remove_policy_set_from_mac_registration_pool");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_policy_set_from_mac_registration_pool",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_policy_set_from_mac_registration_pool: decoded value differs from the sample"
         );
     }
     {
@@ -1497,7 +1845,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::Pool as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1507,10 +1857,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_wifi_network_mac_registration_pools");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\"}",
-            "list_wifi_network_mac_registration_pools",
+        support::same_json(&out, &expect, "list_wifi_network_mac_registration_pools");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Pool as support::Sample > ::sample(),
+            "list_wifi_network_mac_registration_pools: decoded value differs from the sample"
         );
     }
     {
@@ -1523,7 +1873,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::Certificate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1533,7 +1885,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_certificate");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_certificate");
+        support::same_json(&out, &expect, "get_certificate");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Certificate as support::Sample >
+            ::sample(), "get_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1543,7 +1899,9 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertDownloadRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -1553,7 +1911,7 @@ async fn network_identity() {
             .identity()
             .download_certificate_private_key(
                 "certId 1/x",
-                &ruckus_one::network::identity::CertDownloadRequest::new(),
+                &<ruckus_one::network::identity::CertDownloadRequest as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1570,9 +1928,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::UpdateServerCertificate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1580,12 +1940,16 @@ async fn network_identity() {
             .identity()
             .patch_certificate(
                 "certId 1/x",
-                &ruckus_one::network::identity::UpdateServerCertificate::new(),
+                &<ruckus_one::network::identity::UpdateServerCertificate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_certificate");
-        support::same_json(&out, "{\"sample\":true}", "patch_certificate");
+        support::same_json(&out, &expect, "patch_certificate");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1597,7 +1961,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1607,7 +1971,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate");
-        support::same_json(&out, "{\"sample\":true}", "delete_certificate");
+        support::same_json(&out, &expect, "delete_certificate");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1639,21 +2007,27 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_certificate_authority(
-                &ruckus_one::network::identity::CertificateAuthority::new(),
+                &<ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_certificate_authority");
-        support::same_json(&out, "{\"sample\":true}", "create_certificate_authority");
+        support::same_json(&out, &expect, "create_certificate_authority");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_certificate_authority: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1665,7 +2039,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1675,7 +2051,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_certificate_authority");
-        support::same_json(&out, "{}", "get_certificate_authority");
+        support::same_json(&out, &expect, "get_certificate_authority");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CertificateAuthority as support::Sample
+            > ::sample(),
+            "get_certificate_authority: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1687,7 +2068,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1697,7 +2078,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate_authority");
-        support::same_json(&out, "{\"sample\":true}", "delete_certificate_authority");
+        support::same_json(&out, &expect, "delete_certificate_authority");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate_authority: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1707,21 +2092,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CaQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_certificate_authorities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_authorities");
-        support::same_json(&out, "{}", "query_certificate_authorities");
+        support::same_json(&out, &expect, "query_certificate_authorities");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CaQueryResponse as support::Sample >
+            ::sample(),
+            "query_certificate_authorities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1731,9 +2125,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"identityGroupId\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateTemplate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1741,14 +2137,16 @@ async fn network_identity() {
             .identity()
             .create_certificate_template(
                 "caId 1/x",
-                &ruckus_one::network::identity::CertificateTemplate::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::identity::CertificateTemplate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_certificate_template");
-        support::same_json(&out, "{\"sample\":true}", "create_certificate_template");
+        support::same_json(&out, &expect, "create_certificate_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_certificate_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1758,9 +2156,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1768,15 +2168,15 @@ async fn network_identity() {
             .identity()
             .create_sub_certificate_authority(
                 "caId 1/x",
-                &ruckus_one::network::identity::CertificateAuthority::new(),
+                &<ruckus_one::network::identity::CertificateAuthority as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_sub_certificate_authority");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_sub_certificate_authority",
+        support::same_json(&out, &expect, "create_sub_certificate_authority");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_sub_certificate_authority: decoded value differs from the sample"
         );
     }
     {
@@ -1787,9 +2187,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CaQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1797,12 +2201,17 @@ async fn network_identity() {
             .identity()
             .query_sub_certificate_authorities(
                 "caId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_sub_certificate_authorities");
-        support::same_json(&out, "{}", "query_sub_certificate_authorities");
+        support::same_json(&out, &expect, "query_sub_certificate_authorities");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CaQueryResponse as support::Sample >
+            ::sample(),
+            "query_sub_certificate_authorities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1812,9 +2221,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::identity::Certificate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1822,12 +2233,16 @@ async fn network_identity() {
             .identity()
             .create_certificate(
                 "caId 1/x",
-                &ruckus_one::network::identity::Certificate::new("sample".to_owned()),
+                &<ruckus_one::network::identity::Certificate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_certificate");
-        support::same_json(&out, "{\"sample\":true}", "create_certificate");
+        support::same_json(&out, &expect, "create_certificate");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_certificate: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1837,9 +2252,13 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CertQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1847,12 +2266,17 @@ async fn network_identity() {
             .identity()
             .query_certificate_authority_certificates(
                 "caId 1/x",
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_authority_certificates");
-        support::same_json(&out, "{}", "query_certificate_authority_certificates");
+        support::same_json(&out, &expect, "query_certificate_authority_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CertQueryResponse as support::Sample >
+            ::sample(),
+            "query_certificate_authority_certificates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1864,7 +2288,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"identityGroupId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CertificateTemplate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1874,10 +2300,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_certificate_template");
-        support::same_json(
-            &out,
-            "{\"identityGroupId\":\"sample\"}",
-            "get_certificate_template",
+        support::same_json(&out, &expect, "get_certificate_template");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CertificateTemplate as support::Sample
+            > ::sample(),
+            "get_certificate_template: decoded value differs from the sample"
         );
     }
     {
@@ -1888,9 +2315,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::UpdateCertificateTemplate as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1898,12 +2327,16 @@ async fn network_identity() {
             .identity()
             .patch_certificate_template(
                 "templateId 1/x",
-                &ruckus_one::network::identity::UpdateCertificateTemplate::new(),
+                &<ruckus_one::network::identity::UpdateCertificateTemplate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_certificate_template");
-        support::same_json(&out, "{\"sample\":true}", "patch_certificate_template");
+        support::same_json(&out, &expect, "patch_certificate_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_certificate_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1915,7 +2348,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1925,7 +2358,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate_template");
-        support::same_json(&out, "{\"sample\":true}", "delete_certificate_template");
+        support::same_json(&out, &expect, "delete_certificate_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1935,21 +2372,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::CertTemplateQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_certificate_templates(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_templates");
-        support::same_json(&out, "{}", "query_certificate_templates");
+        support::same_json(&out, &expect, "query_certificate_templates");
+        assert_eq!(
+            out, < ruckus_one::network::identity::CertTemplateQueryResponse as
+            support::Sample > ::sample(),
+            "query_certificate_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1959,9 +2405,11 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::ScepKey as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1969,12 +2417,16 @@ async fn network_identity() {
             .identity()
             .create_scep_key(
                 "templateId 1/x",
-                &ruckus_one::network::identity::ScepKey::new(),
+                &<ruckus_one::network::identity::ScepKey as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_scep_key");
-        support::same_json(&out, "{\"sample\":true}", "create_scep_key");
+        support::same_json(&out, &expect, "create_scep_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_scep_key: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1986,7 +2438,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::IdentityServicePage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1996,7 +2450,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_scep_keys");
-        support::same_json(&out, "{}", "list_scep_keys");
+        support::same_json(&out, &expect, "list_scep_keys");
+        assert_eq!(
+            out, < ruckus_one::network::identity::IdentityServicePage as support::Sample
+            > ::sample(), "list_scep_keys: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2008,7 +2466,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::ScepKey as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2018,7 +2478,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_scep_key");
-        support::same_json(&out, "{}", "get_scep_key");
+        support::same_json(&out, &expect, "get_scep_key");
+        assert_eq!(
+            out, < ruckus_one::network::identity::ScepKey as support::Sample >
+            ::sample(), "get_scep_key: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2030,7 +2494,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2040,7 +2504,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_scep_key");
-        support::same_json(&out, "{\"sample\":true}", "delete_scep_key");
+        support::same_json(&out, &expect, "delete_scep_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_scep_key: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2050,9 +2518,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DeviceCertQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2061,15 +2533,20 @@ async fn network_identity() {
             .query_certificate_template_identity_certificates(
                 "templateId 1/x",
                 "identityId 1/x",
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_template_identity_certificates");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "query_certificate_template_identity_certificates",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::identity::DeviceCertQueryResponse as
+            support::Sample > ::sample(),
+            "query_certificate_template_identity_certificates: decoded value differs from the sample"
         );
     }
     {
@@ -2080,9 +2557,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DeviceCertQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2090,12 +2571,17 @@ async fn network_identity() {
             .identity()
             .query_certificate_template_certificates(
                 "templateId 1/x",
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificate_template_certificates");
-        support::same_json(&out, "{}", "query_certificate_template_certificates");
+        support::same_json(&out, &expect, "query_certificate_template_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DeviceCertQueryResponse as
+            support::Sample > ::sample(),
+            "query_certificate_template_certificates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2105,21 +2591,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::DeviceCertQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .query_certificates(
-                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+                &<ruckus_one::network::identity::CertificateQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_certificates");
-        support::same_json(&out, "{}", "query_certificates");
+        support::same_json(&out, &expect, "query_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::identity::DeviceCertQueryResponse as
+            support::Sample > ::sample(),
+            "query_certificates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2129,9 +2624,9 @@ async fn network_identity() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2144,10 +2639,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_certificate_template_certificates");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_certificate_template_certificates",
+        support::same_json(&out, &expect, "delete_certificate_template_certificates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_certificate_template_certificates: decoded value differs from the sample"
         );
     }
     {
@@ -2160,7 +2655,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::Certificate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2170,10 +2667,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_radius_profile_certificates");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\"}",
-            "list_radius_profile_certificates",
+        support::same_json(&out, &expect, "list_radius_profile_certificates");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Certificate as support::Sample >
+            ::sample(),
+            "list_radius_profile_certificates: decoded value differs from the sample"
         );
     }
     {
@@ -2187,7 +2685,7 @@ async fn network_identity() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"commonName\":\"sample\",\"startDate\":\"sample\",\"expireDate\":\"sample\",\"keyLength\":1,\"algorithm\":\"SHA_1\"}",
+                <ruckus_one::network::identity::Ca as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2198,10 +2696,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_radius_profile_certificate_authorities");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"commonName\":\"sample\",\"startDate\":\"sample\",\"expireDate\":\"sample\",\"keyLength\":1,\"algorithm\":\"SHA_1\"}",
-            "list_radius_profile_certificate_authorities",
+        support::same_json(&out, &expect, "list_radius_profile_certificate_authorities");
+        assert_eq!(
+            out, < ruckus_one::network::identity::Ca as support::Sample > ::sample(),
+            "list_radius_profile_certificate_authorities: decoded value differs from the sample"
         );
     }
     {
@@ -2212,23 +2710,30 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::identity::SamlIdpProfileRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EntityIdOperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_saml_idp_profile(
-                &ruckus_one::network::identity::SamlIdpProfileRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::identity::SamlIdpProfileRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_saml_idp_profile");
-        support::same_json(&out, "{}", "create_saml_idp_profile");
+        support::same_json(&out, &expect, "create_saml_idp_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::EntityIdOperationResponse as
+            support::Sample > ::sample(),
+            "create_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2240,7 +2745,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::identity::SamlIdpProfileRequest as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2250,7 +2757,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("get_saml_idp_profile");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_saml_idp_profile");
+        support::same_json(&out, &expect, "get_saml_idp_profile");
+        assert_eq!(
+            out, < ruckus_one::network::identity::SamlIdpProfileRequest as
+            support::Sample > ::sample(),
+            "get_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2260,9 +2772,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::identity::SamlIdpProfileRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2270,14 +2786,17 @@ async fn network_identity() {
             .identity()
             .update_saml_idp_profile(
                 "samlIdpProfileId 1/x",
-                &ruckus_one::network::identity::SamlIdpProfileRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::identity::SamlIdpProfileRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_saml_idp_profile");
-        support::same_json(&out, "{}", "update_saml_idp_profile");
+        support::same_json(&out, &expect, "update_saml_idp_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "update_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2287,9 +2806,13 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::identity::SamlIdpProfileAction as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2297,12 +2820,17 @@ async fn network_identity() {
             .identity()
             .patch_saml_idp_profile(
                 "samlIdpProfileId 1/x",
-                &ruckus_one::network::identity::SamlIdpProfileAction::new(),
+                &<ruckus_one::network::identity::SamlIdpProfileAction as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_saml_idp_profile");
-        support::same_json(&out, "{}", "patch_saml_idp_profile");
+        support::same_json(&out, &expect, "patch_saml_idp_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "patch_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2314,7 +2842,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2324,7 +2854,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("delete_saml_idp_profile");
-        support::same_json(&out, "{}", "delete_saml_idp_profile");
+        support::same_json(&out, &expect, "delete_saml_idp_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "delete_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2336,7 +2871,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2349,7 +2886,12 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_signing_certificate_to_saml_idp_profile");
-        support::same_json(&out, "{}", "add_signing_certificate_to_saml_idp_profile");
+        support::same_json(&out, &expect, "add_signing_certificate_to_saml_idp_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "add_signing_certificate_to_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2361,7 +2903,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2376,8 +2920,13 @@ async fn network_identity() {
             .expect("remove_signing_certificate_from_saml_idp_profile");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "remove_signing_certificate_from_saml_idp_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "remove_signing_certificate_from_saml_idp_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2390,7 +2939,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2403,7 +2954,16 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_encryption_certificate_to_saml_idp_profile");
-        support::same_json(&out, "{}", "add_encryption_certificate_to_saml_idp_profile");
+        support::same_json(
+            &out,
+            &expect,
+            "add_encryption_certificate_to_saml_idp_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "add_encryption_certificate_to_saml_idp_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2415,7 +2975,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2430,8 +2992,13 @@ async fn network_identity() {
             .expect("remove_encryption_certificate_from_saml_idp_profile");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "remove_encryption_certificate_from_saml_idp_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "remove_encryption_certificate_from_saml_idp_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2444,7 +3011,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2457,10 +3026,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_saml_idp_profile_to_wifi_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_saml_idp_profile_to_wifi_network",
+        support::same_json(&out, &expect, "add_saml_idp_profile_to_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_saml_idp_profile_to_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -2473,7 +3043,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2486,10 +3058,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_certificate_template_to_wifi_network");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_certificate_template_to_wifi_network",
+        support::same_json(&out, &expect, "add_certificate_template_to_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_certificate_template_to_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -2502,7 +3075,9 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2517,8 +3092,13 @@ async fn network_identity() {
             .expect("remove_certificate_template_from_wifi_network");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_certificate_template_from_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_certificate_template_from_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -2526,22 +3106,27 @@ async fn network_identity() {
             method: "POST",
             path: "/policySetEvaluations",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .identity()
             .create_policy_set_evaluation()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_policy_set_evaluation");
-        support::same_json(&out, "{\"sample\":true}", "create_policy_set_evaluation");
+        support::same_json(&out, &expect, "create_policy_set_evaluation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_policy_set_evaluation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2552,11 +3137,11 @@ async fn network_identity() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"evaluationCriteria\":[{\"matchName\":\"sample\",\"value\":{\"sample\":true}}]}",
+                <ruckus_one::network::identity::EvaluationReport as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                "{\"evaluationCriteria\":[{\"matchName\":\"sample\",\"value\":{\"sample\":true}}]}",
+                <ruckus_one::network::identity::EvaluationReport as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2565,20 +3150,16 @@ async fn network_identity() {
             .identity()
             .create_policy_set_evaluation_report(
                 "policySetId 1/x",
-                &ruckus_one::network::identity::EvaluationReport::new(
-                    vec![
-                        ruckus_one::network::identity::EvaluationCriteria::new("sample"
-                        .to_owned(), serde_json::json!({ "sample" : true }))
-                    ],
-                ),
+                &<ruckus_one::network::identity::EvaluationReport as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_policy_set_evaluation_report");
-        support::same_json(
-            &out,
-            "{\"evaluationCriteria\":[{\"matchName\":\"sample\",\"value\":{\"sample\":true}}]}",
-            "create_policy_set_evaluation_report",
+        support::same_json(&out, &expect, "create_policy_set_evaluation_report");
+        assert_eq!(
+            out, < ruckus_one::network::identity::EvaluationReport as support::Sample >
+            ::sample(),
+            "create_policy_set_evaluation_report: decoded value differs from the sample"
         );
     }
     {
@@ -2591,7 +3172,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2601,7 +3182,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_policy_sets");
-        support::same_json(&out, "{\"sample\":true}", "list_policy_sets");
+        support::same_json(&out, &expect, "list_policy_sets");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_policy_sets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2613,7 +3198,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2623,7 +3208,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_policy_templates");
-        support::same_json(&out, "{\"sample\":true}", "list_policy_templates");
+        support::same_json(&out, &expect, "list_policy_templates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_policy_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2635,7 +3224,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2645,6 +3234,10 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_policy_template_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_policy_template_policies");
+        support::same_json(&out, &expect, "list_policy_template_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_policy_template_policies: decoded value differs from the sample"
+        );
     }
 }

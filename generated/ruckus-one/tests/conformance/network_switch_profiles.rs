@@ -17,7 +17,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +27,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_venue_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_profile_acls");
+        support::same_json(&out, &expect, "list_venue_switch_profile_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_profile_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +43,14 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"vlanId\":1}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::ProfileVlanView as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +60,12 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_venue_switch_profile_vlans");
-        support::same_json(&out, "[{\"vlanId\":1}]", "list_venue_switch_profile_vlans");
+        support::same_json(&out, &expect, "list_venue_switch_profile_vlans");
+        assert_eq!(
+            out, vec![< ruckus_one::network::common::ProfileVlanView as support::Sample >
+            ::sample()],
+            "list_venue_switch_profile_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +77,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::Vlan as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,7 +89,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_venue_switch_profile_vlans_v1");
-        support::same_json(&out, "{}", "list_venue_switch_profile_vlans_v1");
+        support::same_json(&out, &expect, "list_venue_switch_profile_vlans_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::Vlan as support::Sample > ::sample(),
+            "list_venue_switch_profile_vlans_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,7 +105,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,10 +117,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("add_switch_profile_to_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_switch_profile_to_venue",
+        support::same_json(&out, &expect, "add_switch_profile_to_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_switch_profile_to_venue: decoded value differs from the sample"
         );
     }
     {
@@ -109,7 +134,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -119,10 +146,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_switch_profile_from_venue",
+        support::same_json(&out, &expect, "remove_switch_profile_from_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_switch_profile_from_venue: decoded value differs from the sample"
         );
     }
     {
@@ -133,9 +161,13 @@ async fn network_switch_profiles() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -149,10 +181,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("add_cli_template_to_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_cli_template_to_venue",
+        support::same_json(&out, &expect, "add_cli_template_to_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_cli_template_to_venue: decoded value differs from the sample"
         );
     }
     {
@@ -163,9 +196,13 @@ async fn network_switch_profiles() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -179,10 +216,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("remove_cli_template_from_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_cli_template_from_venue",
+        support::same_json(&out, &expect, "remove_cli_template_from_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_cli_template_from_venue: decoded value differs from the sample"
         );
     }
     {
@@ -195,7 +233,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::ProfileView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -205,7 +245,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile");
-        support::same_json(&out, "{}", "get_switch_profile");
+        support::same_json(&out, &expect, "get_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::ProfileView as support::Sample >
+            ::sample(), "get_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -217,7 +261,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::ProfileV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -227,7 +273,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_v1");
-        support::same_json(&out, "{}", "get_switch_profile_v1");
+        support::same_json(&out, &expect, "get_switch_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::ProfileV1 as support::Sample >
+            ::sample(), "get_switch_profile_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -237,19 +287,29 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::Profile as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
-            .create_switch_profile(&ruckus_one::network::common::Profile::new())
+            .create_switch_profile(
+                &<ruckus_one::network::common::Profile as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_switch_profile");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_switch_profile");
+        support::same_json(&out, &expect, "create_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -259,22 +319,28 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::ProfileBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
-            .create_switch_profile_v1(&ruckus_one::network::common::ProfileBo::new())
+            .create_switch_profile_v1(
+                &<ruckus_one::network::common::ProfileBo as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_switch_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_switch_profile_v1",
+        support::same_json(&out, &expect, "create_switch_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_switch_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -287,7 +353,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -297,7 +365,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_switch_profile");
+        support::same_json(&out, &expect, "delete_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -307,19 +379,29 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
-            .query_switch_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_switch_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_profiles");
-        support::same_json(&out, "{}", "query_switch_profiles");
+        support::same_json(&out, &expect, "query_switch_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(), "query_switch_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -331,7 +413,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -341,29 +423,38 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profile_acls");
+        support::same_json(&out, &expect, "list_switch_profile_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_profile_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/switchProfiles/switchProfileId%201%2Fx/acls",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_switch_profile_acl("switchProfileId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_acl");
+        support::same_json(&out, &expect, "create_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -375,7 +466,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -385,7 +476,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_acls");
+        support::same_json(&out, &expect, "delete_switch_profile_acls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -397,7 +492,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -407,29 +502,38 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_acl");
+        support::same_json(&out, &expect, "get_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/switchProfiles/switchProfileId%201%2Fx/acls/aclId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .update_switch_profile_acl("switchProfileId 1/x", "aclId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_profile_acl");
+        support::same_json(&out, &expect, "update_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -441,7 +545,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -451,7 +555,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_acl");
+        support::same_json(&out, &expect, "delete_switch_profile_acl");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_acl: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -463,7 +571,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -473,10 +581,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_switch_profile_trusted_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_profile_trusted_ports",
+        support::same_json(&out, &expect, "list_switch_profile_trusted_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_profile_trusted_ports: decoded value differs from the sample"
         );
     }
     {
@@ -484,25 +592,26 @@ async fn network_switch_profiles() {
             method: "POST",
             path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_switch_profile_trusted_port("switchProfileId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_profile_trusted_port",
+        support::same_json(&out, &expect, "create_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_trusted_port: decoded value differs from the sample"
         );
     }
     {
@@ -515,7 +624,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -525,10 +634,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_trusted_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_profile_trusted_ports",
+        support::same_json(&out, &expect, "delete_switch_profile_trusted_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_trusted_ports: decoded value differs from the sample"
         );
     }
     {
@@ -541,7 +650,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -551,19 +660,23 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_trusted_port");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_trusted_port");
+        support::same_json(&out, &expect, "get_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile_trusted_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts/trustedPortId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -573,13 +686,14 @@ async fn network_switch_profiles() {
                 "switchProfileId 1/x",
                 "trustedPortId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_profile_trusted_port",
+        support::same_json(&out, &expect, "update_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_profile_trusted_port: decoded value differs from the sample"
         );
     }
     {
@@ -592,7 +706,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -605,10 +719,10 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_profile_trusted_port",
+        support::same_json(&out, &expect, "delete_switch_profile_trusted_port");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_trusted_port: decoded value differs from the sample"
         );
     }
     {
@@ -621,7 +735,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -631,7 +745,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profile_vlans");
+        support::same_json(&out, &expect, "list_switch_profile_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_profile_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -641,9 +759,11 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"vlanId\":1}"),
+            body_json: Some(
+                <ruckus_one::network::common::ProfileVlanView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -651,12 +771,16 @@ async fn network_switch_profiles() {
             .switch_profiles()
             .create_switch_profile_vlan(
                 "switchProfileId 1/x",
-                &ruckus_one::network::common::ProfileVlanView::new(1),
+                &<ruckus_one::network::common::ProfileVlanView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_vlan");
+        support::same_json(&out, &expect, "create_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -666,9 +790,11 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"vlanId\":1,\"enableAsDefaultVlan\":true}"),
+            body_json: Some(
+                <ruckus_one::network::common::VlanBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -676,12 +802,16 @@ async fn network_switch_profiles() {
             .switch_profiles()
             .create_switch_profile_vlan_v1(
                 "switchProfileId 1/x",
-                &ruckus_one::network::common::VlanBo::new(1, true),
+                &<ruckus_one::network::common::VlanBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_switch_profile_vlan_v1");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_vlan_v1");
+        support::same_json(&out, &expect, "create_switch_profile_vlan_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_profile_vlan_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -693,7 +823,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -703,7 +833,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_vlans");
+        support::same_json(&out, &expect, "delete_switch_profile_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -715,7 +849,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -725,29 +859,38 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_vlan");
+        support::same_json(&out, &expect, "get_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/switchProfiles/switchProfileId%201%2Fx/vlans/vlanId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .update_switch_profile_vlan("switchProfileId 1/x", "vlanId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_profile_vlan");
+        support::same_json(&out, &expect, "update_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -759,7 +902,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -769,7 +912,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_vlan");
+        support::same_json(&out, &expect, "delete_switch_profile_vlan");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_profile_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -781,7 +928,7 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -791,7 +938,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_cli_templates");
-        support::same_json(&out, "{\"sample\":true}", "list_cli_templates");
+        support::same_json(&out, &expect, "list_cli_templates");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_cli_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -801,21 +952,27 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::AcxCliTemplate as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_cli_template(
-                &ruckus_one::network::switch_profiles::AcxCliTemplate::new(),
+                &<ruckus_one::network::switch_profiles::AcxCliTemplate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "create_cli_template");
+        support::same_json(&out, &expect, "create_cli_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -825,21 +982,27 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::AcxCliTemplateBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_cli_template_v1(
-                &ruckus_one::network::switch_profiles::AcxCliTemplateBo::new(),
+                &<ruckus_one::network::switch_profiles::AcxCliTemplateBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_cli_template_v1");
-        support::same_json(&out, "{\"sample\":true}", "create_cli_template_v1");
+        support::same_json(&out, &expect, "create_cli_template_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_cli_template_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -849,19 +1012,29 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
-            .query_cli_templates(&ruckus_one::network::common::QueryRequest::new())
+            .query_cli_templates(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_cli_templates");
-        support::same_json(&out, "{}", "query_cli_templates");
+        support::same_json(&out, &expect, "query_cli_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(), "query_cli_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -871,9 +1044,13 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -883,7 +1060,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_cli_templates");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_templates");
+        support::same_json(&out, &expect, "delete_cli_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_cli_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -895,7 +1076,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::AcxCliTemplateView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -905,7 +1088,12 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_cli_template");
-        support::same_json(&out, "{}", "get_cli_template");
+        support::same_json(&out, &expect, "get_cli_template");
+        assert_eq!(
+            out, < ruckus_one::network::switch_profiles::AcxCliTemplateView as
+            support::Sample > ::sample(),
+            "get_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -917,7 +1105,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::AcxCliTemplateV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -927,7 +1117,12 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_cli_template_v1");
-        support::same_json(&out, "{}", "get_cli_template_v1");
+        support::same_json(&out, &expect, "get_cli_template_v1");
+        assert_eq!(
+            out, < ruckus_one::network::switch_profiles::AcxCliTemplateV1 as
+            support::Sample > ::sample(),
+            "get_cli_template_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -937,9 +1132,11 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::AcxCliTemplate as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -947,12 +1144,16 @@ async fn network_switch_profiles() {
             .switch_profiles()
             .update_cli_template(
                 "cliTemplateId 1/x",
-                &ruckus_one::network::switch_profiles::AcxCliTemplate::new(),
+                &<ruckus_one::network::switch_profiles::AcxCliTemplate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "update_cli_template");
+        support::same_json(&out, &expect, "update_cli_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -962,9 +1163,11 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::AcxCliTemplateBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -972,12 +1175,16 @@ async fn network_switch_profiles() {
             .switch_profiles()
             .update_cli_template_v1(
                 "cliTemplateId 1/x",
-                &ruckus_one::network::switch_profiles::AcxCliTemplateBo::new(),
+                &<ruckus_one::network::switch_profiles::AcxCliTemplateBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_cli_template_v1");
-        support::same_json(&out, "{\"sample\":true}", "update_cli_template_v1");
+        support::same_json(&out, &expect, "update_cli_template_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_cli_template_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -989,7 +1196,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -999,7 +1208,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_cli_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_template");
+        support::same_json(&out, &expect, "delete_cli_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_cli_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1009,21 +1222,27 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_web_auth_page_template(
-                &ruckus_one::network::switch_profiles::WebAuthPageTemplateView::new(),
+                &<ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "create_web_auth_page_template");
+        support::same_json(&out, &expect, "create_web_auth_page_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_web_auth_page_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1033,26 +1252,26 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .create_web_auth_page_template_v1(
-                &ruckus_one::network::switch_profiles::WebAuthPageTemplateBo::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::switch_profiles::WebAuthPageTemplateBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_web_auth_page_template_v1");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_web_auth_page_template_v1",
+        support::same_json(&out, &expect, "create_web_auth_page_template_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_web_auth_page_template_v1: decoded value differs from the sample"
         );
     }
     {
@@ -1063,21 +1282,30 @@ async fn network_switch_profiles() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switch_profiles()
             .query_web_auth_page_templates(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_web_auth_page_templates");
-        support::same_json(&out, "{}", "query_web_auth_page_templates");
+        support::same_json(&out, &expect, "query_web_auth_page_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(),
+            "query_web_auth_page_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1089,7 +1317,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1099,7 +1329,12 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_web_auth_page_template");
-        support::same_json(&out, "{}", "get_web_auth_page_template");
+        support::same_json(&out, &expect, "get_web_auth_page_template");
+        assert_eq!(
+            out, < ruckus_one::network::switch_profiles::WebAuthPageTemplateView as
+            support::Sample > ::sample(),
+            "get_web_auth_page_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1111,7 +1346,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1121,7 +1358,12 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("get_web_auth_page_template_v1");
-        support::same_json(&out, "{}", "get_web_auth_page_template_v1");
+        support::same_json(&out, &expect, "get_web_auth_page_template_v1");
+        assert_eq!(
+            out, < ruckus_one::network::switch_profiles::WebAuthPageTemplate as
+            support::Sample > ::sample(),
+            "get_web_auth_page_template_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1133,7 +1375,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1143,10 +1387,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("delete_web_auth_page_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_web_auth_page_template",
+        support::same_json(&out, &expect, "delete_web_auth_page_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_web_auth_page_template: decoded value differs from the sample"
         );
     }
     {
@@ -1159,7 +1404,14 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_profiles::SwitchAndVenueView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1169,7 +1421,12 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_web_auth_page_template_switches");
-        support::same_json(&out, "[{}]", "list_web_auth_page_template_switches");
+        support::same_json(&out, &expect, "list_web_auth_page_template_switches");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switch_profiles::SwitchAndVenueView as
+            support::Sample > ::sample()],
+            "list_web_auth_page_template_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1181,7 +1438,9 @@ async fn network_switch_profiles() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1191,6 +1450,11 @@ async fn network_switch_profiles() {
             .send()
             .await
             .expect("list_web_auth_page_template_switches_v1");
-        support::same_json(&out, "{}", "list_web_auth_page_template_switches_v1");
+        support::same_json(&out, &expect, "list_web_auth_page_template_switches_v1");
+        assert_eq!(
+            out, < ruckus_one::network::switch_profiles::WebAuthPageTemplate as
+            support::Sample > ::sample(),
+            "list_web_auth_page_template_switches_v1: decoded value differs from the sample"
+        );
     }
 }

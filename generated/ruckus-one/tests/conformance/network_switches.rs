@@ -17,7 +17,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::IcxSwitchView as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +34,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switches");
-        support::same_json(&out, "[{}]", "list_venue_switches");
+        support::same_json(&out, &expect, "list_venue_switches");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::IcxSwitchView as support::Sample >
+            ::sample()], "list_venue_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -39,7 +50,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::IcxSwitch as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,7 +62,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switches_v1");
-        support::same_json(&out, "{}", "list_venue_switches_v1");
+        support::same_json(&out, &expect, "list_venue_switches_v1");
+        assert_eq!(
+            out, < ruckus_one::network::switches::IcxSwitch as support::Sample >
+            ::sample(), "list_venue_switches_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -59,9 +76,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::IcxSwitchView as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -69,12 +95,19 @@ async fn network_switches() {
             .switches()
             .create_venue_switch(
                 "venueId 1/x",
-                &vec![ruckus_one::network::switches::IcxSwitchView::new()],
+                &vec![
+                    < ruckus_one::network::switches::IcxSwitchView as support::Sample >
+                    ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switch");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_switch");
+        support::same_json(&out, &expect, "create_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -84,9 +117,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -96,32 +133,40 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switches");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_switches");
+        support::same_json(&out, &expect, "delete_venue_switches");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/importRequests",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("multipart/form-data"),
             query: &[],
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .create_venue_switch_import_request("venueId 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
             .expect("create_venue_switch_import_request");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_switch_import_request",
+        support::same_json(&out, &expect, "create_venue_switch_import_request");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_switch_import_request: decoded value differs from the sample"
         );
     }
     {
@@ -134,7 +179,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::Switch as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -144,7 +191,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch");
-        support::same_json(&out, "{}", "get_venue_switch");
+        support::same_json(&out, &expect, "get_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::Switch as support::Sample > ::sample(),
+            "get_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -154,9 +205,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::IcxSwitchResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -165,12 +220,16 @@ async fn network_switches() {
             .update_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::IcxSwitchView::new(),
+                &<ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch");
-        support::same_json(&out, "{}", "update_venue_switch");
+        support::same_json(&out, &expect, "update_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::switches::IcxSwitchResponse as support::Sample >
+            ::sample(), "update_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -180,9 +239,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -191,12 +254,16 @@ async fn network_switches() {
             .add_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::IcxSwitchView::new(),
+                &<ruckus_one::network::switches::IcxSwitchView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("add_venue_switch");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "add_venue_switch");
+        support::same_json(&out, &expect, "add_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "add_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -208,7 +275,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -218,7 +287,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_switch");
+        support::same_json(&out, &expect, "delete_venue_switch");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_switch: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -228,9 +301,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::SwitchPositionViewV1001 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -239,15 +316,16 @@ async fn network_switches() {
             .update_venue_switch_positions(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::SwitchPositionViewV1001::new(),
+                &<ruckus_one::network::switches::SwitchPositionViewV1001 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_positions");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_switch_positions",
+        support::same_json(&out, &expect, "update_venue_switch_positions");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_switch_positions: decoded value differs from the sample"
         );
     }
     {
@@ -260,7 +338,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::PortView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -270,7 +355,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_port_settings");
-        support::same_json(&out, "[{}]", "get_venue_switch_port_settings");
+        support::same_json(&out, &expect, "get_venue_switch_port_settings");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::PortView as support::Sample >
+            ::sample()],
+            "get_venue_switch_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -280,9 +370,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::PortV1001 as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::PortResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -291,12 +385,17 @@ async fn network_switches() {
             .update_venue_switch_port_settings(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::PortV1001::new(),
+                &<ruckus_one::network::switches::PortV1001 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_port_settings");
-        support::same_json(&out, "{}", "update_venue_switch_port_settings");
+        support::same_json(&out, &expect, "update_venue_switch_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::switches::PortResponse as support::Sample >
+            ::sample(),
+            "update_venue_switch_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -306,9 +405,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::PortView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -322,7 +430,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_port_settings");
-        support::same_json(&out, "[{}]", "create_venue_switch_port_settings");
+        support::same_json(&out, &expect, "create_venue_switch_port_settings");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::PortView as support::Sample >
+            ::sample()],
+            "create_venue_switch_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -332,9 +445,23 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchPortSelection as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::PortView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -342,12 +469,20 @@ async fn network_switches() {
             .switches()
             .create_venue_switches_port_settings(
                 "venueId 1/x",
-                &vec![ruckus_one::network::switches::SwitchPortSelection::new()],
+                &vec![
+                    < ruckus_one::network::switches::SwitchPortSelection as
+                    support::Sample > ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switches_port_settings");
-        support::same_json(&out, "[{}]", "create_venue_switches_port_settings");
+        support::same_json(&out, &expect, "create_venue_switches_port_settings");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::PortView as support::Sample >
+            ::sample()],
+            "create_venue_switches_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -357,9 +492,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"switchId\":\"sample\"}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::Ports as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::PortResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -367,12 +511,20 @@ async fn network_switches() {
             .switches()
             .update_venue_switches_port_settings(
                 "venueId 1/x",
-                &vec![ruckus_one::network::switches::Ports::new("sample".to_owned())],
+                &vec![
+                    < ruckus_one::network::switches::Ports as support::Sample >
+                    ::sample()
+                ],
             )
             .send()
             .await
             .expect("update_venue_switches_port_settings");
-        support::same_json(&out, "{}", "update_venue_switches_port_settings");
+        support::same_json(&out, &expect, "update_venue_switches_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::switches::PortResponse as support::Sample >
+            ::sample(),
+            "update_venue_switches_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -384,7 +536,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchVlanView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -394,7 +553,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlans");
-        support::same_json(&out, "[{}]", "list_venue_switch_vlans");
+        support::same_json(&out, &expect, "list_venue_switch_vlans");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::SwitchVlanView as support::Sample
+            > ::sample()],
+            "list_venue_switch_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -406,7 +570,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VlanVePort as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -416,7 +582,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlans_v1");
-        support::same_json(&out, "{}", "list_venue_switch_vlans_v1");
+        support::same_json(&out, &expect, "list_venue_switch_vlans_v1");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VlanVePort as support::Sample >
+            ::sample(),
+            "list_venue_switch_vlans_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -426,9 +597,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::SwitchVlan as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchVlanResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -437,12 +612,16 @@ async fn network_switches() {
             .create_venue_switch_vlan(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::SwitchVlan::new(),
+                &<ruckus_one::network::switches::SwitchVlan as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_vlan");
-        support::same_json(&out, "{}", "create_venue_switch_vlan");
+        support::same_json(&out, &expect, "create_venue_switch_vlan");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchVlanResponse as support::Sample >
+            ::sample(), "create_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -452,9 +631,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -468,7 +651,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_vlans");
-        support::same_json(&out, "{}", "delete_venue_switch_vlans");
+        support::same_json(&out, &expect, "delete_venue_switch_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -480,7 +668,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchVlanView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -490,7 +680,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_vlan");
-        support::same_json(&out, "{}", "get_venue_switch_vlan");
+        support::same_json(&out, &expect, "get_venue_switch_vlan");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchVlanView as support::Sample >
+            ::sample(), "get_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -500,9 +694,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::SwitchVlan as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchVlanResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -512,12 +710,16 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "vlanId 1/x",
-                &ruckus_one::network::switches::SwitchVlan::new(),
+                &<ruckus_one::network::switches::SwitchVlan as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_vlan");
-        support::same_json(&out, "{}", "update_venue_switch_vlan");
+        support::same_json(&out, &expect, "update_venue_switch_vlan");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchVlanResponse as support::Sample >
+            ::sample(), "update_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -529,7 +731,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -539,7 +743,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_vlan");
-        support::same_json(&out, "{}", "delete_venue_switch_vlan");
+        support::same_json(&out, &expect, "delete_venue_switch_vlan");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "delete_venue_switch_vlan: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -551,7 +759,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::VePortView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -561,7 +776,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_ve_ports");
-        support::same_json(&out, "[{}]", "list_venue_switch_ve_ports");
+        support::same_json(&out, &expect, "list_venue_switch_ve_ports");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::VePortView as support::Sample >
+            ::sample()],
+            "list_venue_switch_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -571,9 +791,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::VePort as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VePortResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -582,12 +811,20 @@ async fn network_switches() {
             .create_venue_switch_ve_port(
                 "venueId 1/x",
                 "switchId 1/x",
-                &vec![ruckus_one::network::switches::VePort::new()],
+                &vec![
+                    < ruckus_one::network::switches::VePort as support::Sample >
+                    ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switch_ve_port");
-        support::same_json(&out, "{}", "create_venue_switch_ve_port");
+        support::same_json(&out, &expect, "create_venue_switch_ve_port");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VePortResponse as support::Sample >
+            ::sample(),
+            "create_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -597,9 +834,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -613,7 +854,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_ve_ports");
-        support::same_json(&out, "{}", "delete_venue_switch_ve_ports");
+        support::same_json(&out, &expect, "delete_venue_switch_ve_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -625,7 +871,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VePortView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -635,7 +883,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_ve_port");
-        support::same_json(&out, "{}", "get_venue_switch_ve_port");
+        support::same_json(&out, &expect, "get_venue_switch_ve_port");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VePortView as support::Sample >
+            ::sample(), "get_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -645,9 +897,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::VePort as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VePortResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -657,12 +913,17 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "vePortId 1/x",
-                &ruckus_one::network::switches::VePort::new(),
+                &<ruckus_one::network::switches::VePort as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_ve_port");
-        support::same_json(&out, "{}", "update_venue_switch_ve_port");
+        support::same_json(&out, &expect, "update_venue_switch_ve_port");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VePortResponse as support::Sample >
+            ::sample(),
+            "update_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -674,7 +935,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -684,7 +947,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_ve_port");
-        support::same_json(&out, "{}", "delete_venue_switch_ve_port");
+        support::same_json(&out, &expect, "delete_venue_switch_ve_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_ve_port: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -696,7 +964,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::StaticRouteView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -706,7 +981,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_static_routes");
-        support::same_json(&out, "[{}]", "list_venue_switch_static_routes");
+        support::same_json(&out, &expect, "list_venue_switch_static_routes");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::StaticRouteView as support::Sample
+            > ::sample()],
+            "list_venue_switch_static_routes: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -716,9 +996,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::StaticRouteView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::StaticRouteResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -727,12 +1016,20 @@ async fn network_switches() {
             .create_venue_switch_static_route(
                 "venueId 1/x",
                 "switchId 1/x",
-                &vec![ruckus_one::network::switches::StaticRouteView::new()],
+                &vec![
+                    < ruckus_one::network::switches::StaticRouteView as support::Sample >
+                    ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switch_static_route");
-        support::same_json(&out, "{}", "create_venue_switch_static_route");
+        support::same_json(&out, &expect, "create_venue_switch_static_route");
+        assert_eq!(
+            out, < ruckus_one::network::switches::StaticRouteResponse as support::Sample
+            > ::sample(),
+            "create_venue_switch_static_route: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -742,9 +1039,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -758,7 +1059,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_static_routes");
-        support::same_json(&out, "{}", "delete_venue_switch_static_routes");
+        support::same_json(&out, &expect, "delete_venue_switch_static_routes");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_static_routes: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -770,7 +1076,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::StaticRouteView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -784,7 +1092,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_static_route");
-        support::same_json(&out, "{}", "get_venue_switch_static_route");
+        support::same_json(&out, &expect, "get_venue_switch_static_route");
+        assert_eq!(
+            out, < ruckus_one::network::switches::StaticRouteView as support::Sample >
+            ::sample(),
+            "get_venue_switch_static_route: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -794,9 +1107,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::StaticRouteView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::StaticRouteResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -806,12 +1123,17 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "staticRouteId 1/x",
-                &ruckus_one::network::switches::StaticRouteView::new(),
+                &<ruckus_one::network::switches::StaticRouteView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_static_route");
-        support::same_json(&out, "{}", "update_venue_switch_static_route");
+        support::same_json(&out, &expect, "update_venue_switch_static_route");
+        assert_eq!(
+            out, < ruckus_one::network::switches::StaticRouteResponse as support::Sample
+            > ::sample(),
+            "update_venue_switch_static_route: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -823,7 +1145,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -837,7 +1161,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_static_route");
-        support::same_json(&out, "{}", "delete_venue_switch_static_route");
+        support::same_json(&out, &expect, "delete_venue_switch_static_route");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_static_route: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -849,7 +1178,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::LagView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -859,7 +1195,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_lags");
-        support::same_json(&out, "[{}]", "list_venue_switch_lags");
+        support::same_json(&out, &expect, "list_venue_switch_lags");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::LagView as support::Sample >
+            ::sample()], "list_venue_switch_lags: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -869,9 +1209,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::Lag as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::LagResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -880,12 +1229,18 @@ async fn network_switches() {
             .create_venue_switch_lag(
                 "venueId 1/x",
                 "switchId 1/x",
-                &vec![ruckus_one::network::switches::Lag::new()],
+                &vec![
+                    < ruckus_one::network::switches::Lag as support::Sample > ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switch_lag");
-        support::same_json(&out, "{}", "create_venue_switch_lag");
+        support::same_json(&out, &expect, "create_venue_switch_lag");
+        assert_eq!(
+            out, < ruckus_one::network::switches::LagResponse as support::Sample >
+            ::sample(), "create_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -895,9 +1250,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -911,7 +1270,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_lags");
-        support::same_json(&out, "{}", "delete_venue_switch_lags");
+        support::same_json(&out, &expect, "delete_venue_switch_lags");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "delete_venue_switch_lags: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -923,7 +1286,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::LagView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -933,7 +1298,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_lag");
-        support::same_json(&out, "{}", "get_venue_switch_lag");
+        support::same_json(&out, &expect, "get_venue_switch_lag");
+        assert_eq!(
+            out, < ruckus_one::network::switches::LagView as support::Sample >
+            ::sample(), "get_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -943,9 +1312,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::Lag as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::LagResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -955,12 +1328,16 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "lagId 1/x",
-                &ruckus_one::network::switches::Lag::new(),
+                &<ruckus_one::network::switches::Lag as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_lag");
-        support::same_json(&out, "{}", "update_venue_switch_lag");
+        support::same_json(&out, &expect, "update_venue_switch_lag");
+        assert_eq!(
+            out, < ruckus_one::network::switches::LagResponse as support::Sample >
+            ::sample(), "update_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -972,7 +1349,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -982,7 +1361,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_lag");
-        support::same_json(&out, "{}", "delete_venue_switch_lag");
+        support::same_json(&out, &expect, "delete_venue_switch_lag");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "delete_venue_switch_lag: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -994,7 +1377,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1004,7 +1387,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_dhcp_servers");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_dhcp_servers");
+        support::same_json(&out, &expect, "list_venue_switch_dhcp_servers");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_switch_dhcp_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1014,9 +1401,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::DhcpServerView as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::DhcpServerResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1025,12 +1416,17 @@ async fn network_switches() {
             .create_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::DhcpServerView::new(),
+                &<ruckus_one::network::switches::DhcpServerView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_dhcp_server");
-        support::same_json(&out, "{}", "create_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "create_venue_switch_dhcp_server");
+        assert_eq!(
+            out, < ruckus_one::network::switches::DhcpServerResponse as support::Sample >
+            ::sample(),
+            "create_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1040,7 +1436,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -1068,7 +1466,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::DhcpServerView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1082,7 +1482,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_dhcp_server");
-        support::same_json(&out, "{}", "get_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "get_venue_switch_dhcp_server");
+        assert_eq!(
+            out, < ruckus_one::network::switches::DhcpServerView as support::Sample >
+            ::sample(),
+            "get_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1092,9 +1497,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::DhcpServerView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::DhcpServerResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1104,12 +1513,17 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "dhcpServerId 1/x",
-                &ruckus_one::network::switches::DhcpServerView::new(),
+                &<ruckus_one::network::switches::DhcpServerView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_dhcp_server");
-        support::same_json(&out, "{}", "update_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "update_venue_switch_dhcp_server");
+        assert_eq!(
+            out, < ruckus_one::network::switches::DhcpServerResponse as support::Sample >
+            ::sample(),
+            "update_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1121,7 +1535,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1135,7 +1551,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_dhcp_server");
-        support::same_json(&out, "{}", "delete_venue_switch_dhcp_server");
+        support::same_json(&out, &expect, "delete_venue_switch_dhcp_server");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_dhcp_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1145,9 +1566,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1156,12 +1581,16 @@ async fn network_switches() {
             .query_venue_switch_vlans(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_vlans");
-        support::same_json(&out, "{}", "query_venue_switch_vlans");
+        support::same_json(&out, &expect, "query_venue_switch_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(), "query_venue_switch_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1171,9 +1600,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1182,12 +1615,17 @@ async fn network_switches() {
             .query_venue_switch_ve_ports(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_ve_ports");
-        support::same_json(&out, "{}", "query_venue_switch_ve_ports");
+        support::same_json(&out, &expect, "query_venue_switch_ve_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(),
+            "query_venue_switch_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1197,9 +1635,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1208,12 +1650,17 @@ async fn network_switches() {
             .query_venue_switch_dhcp_servers(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_dhcp_servers");
-        support::same_json(&out, "{}", "query_venue_switch_dhcp_servers");
+        support::same_json(&out, &expect, "query_venue_switch_dhcp_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(),
+            "query_venue_switch_dhcp_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1223,9 +1670,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1234,12 +1685,16 @@ async fn network_switches() {
             .query_venue_switch_acls(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_acls");
-        support::same_json(&out, "{}", "query_venue_switch_acls");
+        support::same_json(&out, &expect, "query_venue_switch_acls");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(), "query_venue_switch_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1249,9 +1704,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1260,12 +1719,17 @@ async fn network_switches() {
             .query_venue_switch_config_backups(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_config_backups");
-        support::same_json(&out, "{}", "query_venue_switch_config_backups");
+        support::same_json(&out, &expect, "query_venue_switch_config_backups");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(),
+            "query_venue_switch_config_backups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1277,7 +1741,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchAclView as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1287,7 +1758,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_acls");
-        support::same_json(&out, "[{}]", "list_venue_switch_acls");
+        support::same_json(&out, &expect, "list_venue_switch_acls");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::SwitchAclView as support::Sample >
+            ::sample()], "list_venue_switch_acls: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1299,7 +1774,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::AclIntersectionView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1309,7 +1786,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_acl_unions");
-        support::same_json(&out, "{}", "list_venue_switch_acl_unions");
+        support::same_json(&out, &expect, "list_venue_switch_acl_unions");
+        assert_eq!(
+            out, < ruckus_one::network::switches::AclIntersectionView as support::Sample
+            > ::sample(),
+            "list_venue_switch_acl_unions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1321,7 +1803,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VlanIntersectionResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1331,7 +1815,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_vlan_unions");
-        support::same_json(&out, "{}", "list_venue_switch_vlan_unions");
+        support::same_json(&out, &expect, "list_venue_switch_vlan_unions");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VlanIntersectionResponse as
+            support::Sample > ::sample(),
+            "list_venue_switch_vlan_unions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1341,9 +1830,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1352,15 +1845,16 @@ async fn network_switches() {
             .create_venue_switch_device_request(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::DeviceRequestView::new(),
+                &<ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_device_request");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_switch_device_request",
+        support::same_json(&out, &expect, "create_venue_switch_device_request");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_switch_device_request: decoded value differs from the sample"
         );
     }
     {
@@ -1371,9 +1865,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::DhcpServerStateView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1382,12 +1880,17 @@ async fn network_switches() {
             .patch_venue_switch_dhcp_server_states(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::DhcpServerStateView::new(),
+                &<ruckus_one::network::switches::DhcpServerStateView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_venue_switch_dhcp_server_states");
-        support::same_json(&out, "{}", "patch_venue_switch_dhcp_server_states");
+        support::same_json(&out, &expect, "patch_venue_switch_dhcp_server_states");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "patch_venue_switch_dhcp_server_states: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1397,9 +1900,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchConfigHistoryPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1408,12 +1915,17 @@ async fn network_switches() {
             .query_venue_switch_config_hist_details(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_config_hist_details");
-        support::same_json(&out, "{}", "query_venue_switch_config_hist_details");
+        support::same_json(&out, &expect, "query_venue_switch_config_hist_details");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchConfigHistoryPage as
+            support::Sample > ::sample(),
+            "query_venue_switch_config_hist_details: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1425,7 +1937,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::ConfigurationHistoryView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1441,8 +1955,13 @@ async fn network_switches() {
             .expect("list_venue_switch_transaction_config_hist_details");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "list_venue_switch_transaction_config_hist_details",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::switches::ConfigurationHistoryView as
+            support::Sample > ::sample(),
+            "list_venue_switch_transaction_config_hist_details: decoded value differs from the sample"
         );
     }
     {
@@ -1455,7 +1974,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::ConfigBackupView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1465,7 +1991,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_switch_config_backups");
-        support::same_json(&out, "[{}]", "list_venue_switch_config_backups");
+        support::same_json(&out, &expect, "list_venue_switch_config_backups");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::ConfigBackupView as
+            support::Sample > ::sample()],
+            "list_venue_switch_config_backups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1475,9 +2006,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::ConfigBackup as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1486,15 +2021,16 @@ async fn network_switches() {
             .create_venue_switch_config_backup(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::ConfigBackup::new(),
+                &<ruckus_one::network::switches::ConfigBackup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_switch_config_backup",
+        support::same_json(&out, &expect, "create_venue_switch_config_backup");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_venue_switch_config_backup: decoded value differs from the sample"
         );
     }
     {
@@ -1505,9 +2041,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1521,7 +2061,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_config_backups");
-        support::same_json(&out, "{}", "delete_venue_switch_config_backups");
+        support::same_json(&out, &expect, "delete_venue_switch_config_backups");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_config_backups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1533,7 +2078,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::ConfigBackupView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1547,7 +2094,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_config_backup");
-        support::same_json(&out, "{}", "get_venue_switch_config_backup");
+        support::same_json(&out, &expect, "get_venue_switch_config_backup");
+        assert_eq!(
+            out, < ruckus_one::network::switches::ConfigBackupView as support::Sample >
+            ::sample(),
+            "get_venue_switch_config_backup: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1559,7 +2111,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1573,7 +2127,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_config_backup");
-        support::same_json(&out, "{}", "delete_venue_switch_config_backup");
+        support::same_json(&out, &expect, "delete_venue_switch_config_backup");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_config_backup: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1583,9 +2142,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::ConfigBackupAction as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1595,15 +2158,16 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "configBackupId 1/x",
-                &ruckus_one::network::switches::ConfigBackupAction::new(),
+                &<ruckus_one::network::switches::ConfigBackupAction as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_venue_switch_config_backup",
+        support::same_json(&out, &expect, "patch_venue_switch_config_backup");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_venue_switch_config_backup: decoded value differs from the sample"
         );
     }
     {
@@ -1614,9 +2178,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::ConfigBackupComparison as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::ConfigBackupComparisonView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1625,12 +2193,21 @@ async fn network_switches() {
             .create_venue_switch_config_backup_comparison(
                 "venueId 1/x",
                 "switchId 1/x",
-                &ruckus_one::network::switches::ConfigBackupComparison::new(),
+                &<ruckus_one::network::switches::ConfigBackupComparison as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_config_backup_comparison");
-        support::same_json(&out, "{}", "create_venue_switch_config_backup_comparison");
+        support::same_json(
+            &out,
+            &expect,
+            "create_venue_switch_config_backup_comparison",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::switches::ConfigBackupComparisonView as
+            support::Sample > ::sample(),
+            "create_venue_switch_config_backup_comparison: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1642,7 +2219,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::ConfigBackUpFormatted as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1658,8 +2237,13 @@ async fn network_switches() {
             .expect("get_venue_switch_config_backup_formatted_configs");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "get_venue_switch_config_backup_formatted_configs",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::switches::ConfigBackUpFormatted as
+            support::Sample > ::sample(),
+            "get_venue_switch_config_backup_formatted_configs: decoded value differs from the sample"
         );
     }
     {
@@ -1670,9 +2254,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchPortSelection as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1680,12 +2273,20 @@ async fn network_switches() {
             .switches()
             .create_venue_switch_power_cycle_request(
                 "venueId 1/x",
-                &vec![ruckus_one::network::switches::SwitchPortSelection::new()],
+                &vec![
+                    < ruckus_one::network::switches::SwitchPortSelection as
+                    support::Sample > ::sample()
+                ],
             )
             .send()
             .await
             .expect("create_venue_switch_power_cycle_request");
-        support::same_json(&out, "{}", "create_venue_switch_power_cycle_request");
+        support::same_json(&out, &expect, "create_venue_switch_power_cycle_request");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "create_venue_switch_power_cycle_request: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1695,41 +2296,63 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
-            .query_venue_switches(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_switches(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switches");
-        support::same_json(&out, "{}", "query_venue_switches");
+        support::same_json(&out, &expect, "query_venue_switches");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchQueryResult as support::Sample >
+            ::sample(), "query_venue_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/switches/members/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_switch_members()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switch_members");
-        support::same_json(&out, "{}", "query_venue_switch_members");
+        support::same_json(&out, &expect, "query_venue_switch_members");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_members: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1739,19 +2362,30 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchPortQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
-            .query_venue_switch_ports(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_switch_ports(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switch_ports");
-        support::same_json(&out, "{}", "query_venue_switch_ports");
+        support::same_json(&out, &expect, "query_venue_switch_ports");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchPortQueryResult as
+            support::Sample > ::sample(),
+            "query_venue_switch_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1761,21 +2395,30 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchClientQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_switch_clients(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_switch_clients");
-        support::same_json(&out, "{}", "query_venue_switch_clients");
+        support::same_json(&out, &expect, "query_venue_switch_clients");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchClientQueryResult as
+            support::Sample > ::sample(),
+            "query_venue_switch_clients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1785,7 +2428,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
@@ -1793,7 +2438,9 @@ async fn network_switches() {
         let out = client
             .network()
             .switches()
-            .export_venue_switches_csv(&ruckus_one::network::common::QueryRequest::new())
+            .export_venue_switches_csv(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_venue_switches_csv");
@@ -1807,21 +2454,30 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::QueryResponseGroupedSwitch as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .fetch_venue_switch_aggregation_details(
-                &ruckus_one::network::switches::DynamicQueryPayload::new(),
+                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("fetch_venue_switch_aggregation_details");
-        support::same_json(&out, "{}", "fetch_venue_switch_aggregation_details");
+        support::same_json(&out, &expect, "fetch_venue_switch_aggregation_details");
+        assert_eq!(
+            out, < ruckus_one::network::switches::QueryResponseGroupedSwitch as
+            support::Sample > ::sample(),
+            "fetch_venue_switch_aggregation_details: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1831,9 +2487,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchVlanOverview as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1843,51 +2508,79 @@ async fn network_switches() {
             .send()
             .await
             .expect("query_venue_vlans");
-        support::same_json(&out, "[{}]", "query_venue_vlans");
+        support::same_json(&out, &expect, "query_venue_vlans");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::SwitchVlanOverview as
+            support::Sample > ::sample()],
+            "query_venue_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/taggedVlans/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_tagged_vlans("venueId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_tagged_vlans");
-        support::same_json(&out, "{}", "query_venue_tagged_vlans");
+        support::same_json(&out, &expect, "query_venue_tagged_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_tagged_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/untaggedVlans/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_untagged_vlans("venueId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_untagged_vlans");
-        support::same_json(&out, "{}", "query_venue_untagged_vlans");
+        support::same_json(&out, &expect, "query_venue_untagged_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_untagged_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1897,9 +2590,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1907,12 +2604,16 @@ async fn network_switches() {
             .switches()
             .query_venue_ve_ports(
                 "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_ve_ports");
-        support::same_json(&out, "{}", "query_venue_ve_ports");
+        support::same_json(&out, &expect, "query_venue_ve_ports");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(), "query_venue_ve_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1922,9 +2623,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1932,12 +2637,16 @@ async fn network_switches() {
             .switches()
             .query_venue_aaa_servers(
                 "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_aaa_servers");
-        support::same_json(&out, "{}", "query_venue_aaa_servers");
+        support::same_json(&out, &expect, "query_venue_aaa_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(), "query_venue_aaa_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1949,7 +2658,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1959,7 +2668,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_vlans");
+        support::same_json(&out, &expect, "list_venue_vlans");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_vlans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1971,7 +2684,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1981,7 +2694,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_venue_trusted_ports");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_trusted_ports");
+        support::same_json(&out, &expect, "list_venue_trusted_ports");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_trusted_ports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1993,7 +2710,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::ImportSwitchResultView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2003,7 +2722,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_switch_import_results");
-        support::same_json(&out, "{}", "get_venue_switch_import_results");
+        support::same_json(&out, &expect, "get_venue_switch_import_results");
+        assert_eq!(
+            out, < ruckus_one::network::switches::ImportSwitchResultView as
+            support::Sample > ::sample(),
+            "get_venue_switch_import_results: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2015,7 +2739,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2025,7 +2751,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_stack");
-        support::same_json(&out, "{}", "delete_venue_stack");
+        support::same_json(&out, &expect, "delete_venue_stack");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "delete_venue_stack: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2035,9 +2765,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::ChangeSchedule as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2045,12 +2779,17 @@ async fn network_switches() {
             .switches()
             .update_venue_switch_firmware_schedules(
                 "venueId 1/x",
-                &ruckus_one::network::switches::ChangeSchedule::new(),
+                &<ruckus_one::network::switches::ChangeSchedule as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_switch_firmware_schedules");
-        support::same_json(&out, "{}", "update_venue_switch_firmware_schedules");
+        support::same_json(&out, &expect, "update_venue_switch_firmware_schedules");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "update_venue_switch_firmware_schedules: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2060,9 +2799,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::ChangeSchedule as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2070,12 +2813,17 @@ async fn network_switches() {
             .switches()
             .create_venue_switch_firmware_schedule(
                 "venueId 1/x",
-                &ruckus_one::network::switches::ChangeSchedule::new(),
+                &<ruckus_one::network::switches::ChangeSchedule as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_firmware_schedule");
-        support::same_json(&out, "{}", "create_venue_switch_firmware_schedule");
+        support::same_json(&out, &expect, "create_venue_switch_firmware_schedule");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "create_venue_switch_firmware_schedule: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2085,9 +2833,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::ChangeScheduleV1 as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2095,12 +2847,17 @@ async fn network_switches() {
             .switches()
             .create_venue_switch_firmware_schedule_v1(
                 "venueId 1/x",
-                &ruckus_one::network::switches::ChangeScheduleV1::new(),
+                &<ruckus_one::network::switches::ChangeScheduleV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_switch_firmware_schedule_v1");
-        support::same_json(&out, "{}", "create_venue_switch_firmware_schedule_v1");
+        support::same_json(&out, &expect, "create_venue_switch_firmware_schedule_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "create_venue_switch_firmware_schedule_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2110,9 +2867,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::SkipScheduleUpgrade as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2120,12 +2881,17 @@ async fn network_switches() {
             .switches()
             .delete_venue_switch_firmware_schedules(
                 "venueId 1/x",
-                &ruckus_one::network::switches::SkipScheduleUpgrade::new(),
+                &<ruckus_one::network::switches::SkipScheduleUpgrade as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("delete_venue_switch_firmware_schedules");
-        support::same_json(&out, "{}", "delete_venue_switch_firmware_schedules");
+        support::same_json(&out, &expect, "delete_venue_switch_firmware_schedules");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_switch_firmware_schedules: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2137,7 +2903,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchVersionView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2147,7 +2920,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_versions");
-        support::same_json(&out, "[{}]", "list_switch_firmware_versions");
+        support::same_json(&out, &expect, "list_switch_firmware_versions");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::SwitchVersionView as
+            support::Sample > ::sample()],
+            "list_switch_firmware_versions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2159,7 +2937,14 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::SwitchVersion as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2169,7 +2954,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_versions_v1");
-        support::same_json(&out, "[{}]", "list_switch_firmware_versions_v1");
+        support::same_json(&out, &expect, "list_switch_firmware_versions_v1");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::SwitchVersion as support::Sample >
+            ::sample()],
+            "list_switch_firmware_versions_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2181,7 +2971,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VenueCurrentVersionView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2191,7 +2983,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_current_versions");
-        support::same_json(&out, "{}", "list_switch_firmware_current_versions");
+        support::same_json(&out, &expect, "list_switch_firmware_current_versions");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VenueCurrentVersionView as
+            support::Sample > ::sample(),
+            "list_switch_firmware_current_versions: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2203,7 +3000,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::VenueCurrentVersion as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2213,7 +3012,12 @@ async fn network_switches() {
             .send()
             .await
             .expect("list_switch_firmware_current_versions_v1");
-        support::same_json(&out, "{}", "list_switch_firmware_current_versions_v1");
+        support::same_json(&out, &expect, "list_switch_firmware_current_versions_v1");
+        assert_eq!(
+            out, < ruckus_one::network::switches::VenueCurrentVersion as support::Sample
+            > ::sample(),
+            "list_switch_firmware_current_versions_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2223,21 +3027,35 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::UpgradeVenueQueryFilter as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::UpgradeVenueFirmwareView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_switch_firmware_schedules(
-                &ruckus_one::network::switches::UpgradeVenueQueryFilter::new(),
+                &<ruckus_one::network::switches::UpgradeVenueQueryFilter as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_switch_firmware_schedules");
-        support::same_json(&out, "[{}]", "query_switch_firmware_schedules");
+        support::same_json(&out, &expect, "query_switch_firmware_schedules");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::UpgradeVenueFirmwareView as
+            support::Sample > ::sample()],
+            "query_switch_firmware_schedules: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2247,21 +3065,35 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::UpgradeVenueQueryFilterV1 as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::UpgradeVenue as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_switch_firmware_schedules_v1(
-                &ruckus_one::network::switches::UpgradeVenueQueryFilterV1::new(),
+                &<ruckus_one::network::switches::UpgradeVenueQueryFilterV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_switch_firmware_schedules_v1");
-        support::same_json(&out, "[{}]", "query_switch_firmware_schedules_v1");
+        support::same_json(&out, &expect, "query_switch_firmware_schedules_v1");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::UpgradeVenue as support::Sample >
+            ::sample()],
+            "query_switch_firmware_schedules_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2271,21 +3103,35 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::UpgradeSwitchQueryFilter as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::UpgradeSwitchView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_switch_firmware_schedule_switches(
-                &ruckus_one::network::switches::UpgradeSwitchQueryFilter::new(),
+                &<ruckus_one::network::switches::UpgradeSwitchQueryFilter as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_switch_firmware_schedule_switches");
-        support::same_json(&out, "[{}]", "query_switch_firmware_schedule_switches");
+        support::same_json(&out, &expect, "query_switch_firmware_schedule_switches");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::UpgradeSwitchView as
+            support::Sample > ::sample()],
+            "query_switch_firmware_schedule_switches: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2295,46 +3141,72 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::switches::UpgradeSwitchQueryFilterV1 as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::UpgradeSwitch as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_switch_firmware_schedule_switches_v1(
-                &ruckus_one::network::switches::UpgradeSwitchQueryFilterV1::new(),
+                &<ruckus_one::network::switches::UpgradeSwitchQueryFilterV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_switch_firmware_schedule_switches_v1");
-        support::same_json(&out, "[{}]", "query_switch_firmware_schedule_switches_v1");
+        support::same_json(&out, &expect, "query_switch_firmware_schedule_switches_v1");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switches::UpgradeSwitch as support::Sample >
+            ::sample()],
+            "query_switch_firmware_schedule_switches_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/switchFirmwares/upgradeStatusDetails/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches()
             .query_venue_switch_firmware_upgrade_status_details()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_switch_firmware_upgrade_status_details");
         support::same_json(
             &out,
-            "{}",
+            &expect,
             "query_venue_switch_firmware_upgrade_status_details",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_switch_firmware_upgrade_status_details: decoded value differs from the sample"
         );
     }
     {
@@ -2345,9 +3217,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServer as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2355,12 +3229,16 @@ async fn network_switches() {
             .switches()
             .create_venue_aaa_server(
                 "venueId 1/x",
-                &ruckus_one::network::common::AaaServer::new(),
+                &<ruckus_one::network::common::AaaServer as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_aaa_server");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_aaa_server");
+        support::same_json(&out, &expect, "create_venue_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2370,9 +3248,11 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServerBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2380,12 +3260,16 @@ async fn network_switches() {
             .switches()
             .create_venue_aaa_server_v1(
                 "venueId 1/x",
-                &ruckus_one::network::common::AaaServerBo::new(),
+                &<ruckus_one::network::common::AaaServerBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_aaa_server_v1");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_aaa_server_v1");
+        support::same_json(&out, &expect, "create_venue_aaa_server_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_aaa_server_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2395,7 +3279,9 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -2419,7 +3305,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::AaaServerView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2429,7 +3317,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("get_venue_aaa_server");
-        support::same_json(&out, "{}", "get_venue_aaa_server");
+        support::same_json(&out, &expect, "get_venue_aaa_server");
+        assert_eq!(
+            out, < ruckus_one::network::switches::AaaServerView as support::Sample >
+            ::sample(), "get_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2439,9 +3331,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServer as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::AaaServerResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2450,12 +3346,16 @@ async fn network_switches() {
             .update_venue_aaa_server(
                 "venueId 1/x",
                 "aaaServerId 1/x",
-                &ruckus_one::network::common::AaaServer::new(),
+                &<ruckus_one::network::common::AaaServer as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_aaa_server");
-        support::same_json(&out, "{}", "update_venue_aaa_server");
+        support::same_json(&out, &expect, "update_venue_aaa_server");
+        assert_eq!(
+            out, < ruckus_one::network::switches::AaaServerResponse as support::Sample >
+            ::sample(), "update_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2465,9 +3365,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServerBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaServerV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2476,12 +3380,17 @@ async fn network_switches() {
             .update_venue_aaa_server_v1(
                 "venueId 1/x",
                 "aaaServerId 1/x",
-                &ruckus_one::network::common::AaaServerBo::new(),
+                &<ruckus_one::network::common::AaaServerBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_aaa_server_v1");
-        support::same_json(&out, "{}", "update_venue_aaa_server_v1");
+        support::same_json(&out, &expect, "update_venue_aaa_server_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AaaServerV1 as support::Sample >
+            ::sample(),
+            "update_venue_aaa_server_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2493,7 +3402,9 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2503,7 +3414,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_aaa_server");
-        support::same_json(&out, "{}", "delete_venue_aaa_server");
+        support::same_json(&out, &expect, "delete_venue_aaa_server");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "delete_venue_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2513,9 +3428,13 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaSettingView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaSettingResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2523,12 +3442,17 @@ async fn network_switches() {
             .switches()
             .update_venue_aaa_settings(
                 "venueId 1/x",
-                &ruckus_one::network::common::AaaSettingView::new(),
+                &<ruckus_one::network::common::AaaSettingView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_aaa_settings");
-        support::same_json(&out, "{}", "update_venue_aaa_settings");
+        support::same_json(&out, &expect, "update_venue_aaa_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AaaSettingResponse as support::Sample >
+            ::sample(),
+            "update_venue_aaa_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2540,7 +3464,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2550,6 +3474,10 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch_settings");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_settings");
+        support::same_json(&out, &expect, "delete_venue_switch_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_venue_switch_settings: decoded value differs from the sample"
+        );
     }
 }

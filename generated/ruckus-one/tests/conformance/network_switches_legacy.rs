@@ -18,7 +18,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -28,7 +28,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switches_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switches_legacy");
+        support::same_json(&out, &expect, "list_switches_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switches_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -36,22 +40,27 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_legacy()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_legacy");
+        support::same_json(&out, &expect, "create_switch_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -62,9 +71,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -74,7 +85,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switches_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switches_legacy");
+        support::same_json(&out, &expect, "delete_switches_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switches_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -87,7 +102,9 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::Switch as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -97,7 +114,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_legacy");
-        support::same_json(&out, "{}", "get_switch_legacy");
+        support::same_json(&out, &expect, "get_switch_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::common::Switch as support::Sample > ::sample(),
+            "get_switch_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -105,22 +126,27 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_legacy");
+        support::same_json(&out, &expect, "update_switch_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -128,22 +154,27 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .add_switch_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("add_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "add_switch_legacy");
+        support::same_json(&out, &expect, "add_switch_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "add_switch_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -156,7 +187,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -166,7 +197,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_legacy");
+        support::same_json(&out, &expect, "delete_switch_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -174,22 +209,27 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/positions",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_positions_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_positions_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_positions_legacy");
+        support::same_json(&out, &expect, "update_switch_positions_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_positions_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -202,7 +242,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -212,7 +252,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_port_settings_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_port_settings_legacy");
+        support::same_json(&out, &expect, "get_switch_port_settings_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_port_settings_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -220,25 +264,26 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/portSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_port_settings_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_port_settings_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_port_settings_legacy",
+        support::same_json(&out, &expect, "update_switch_port_settings_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_port_settings_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -247,25 +292,26 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/portSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_port_settings_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_port_settings_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_port_settings_legacy",
+        support::same_json(&out, &expect, "create_switch_port_settings_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_port_settings_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -279,7 +325,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -289,7 +335,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_vlans_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_vlans_legacy");
+        support::same_json(&out, &expect, "list_switch_vlans_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_vlans_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -297,22 +347,27 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/vlans",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_vlan_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_vlan_legacy");
+        support::same_json(&out, &expect, "create_switch_vlan_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_vlan_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -323,9 +378,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -335,7 +392,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_vlans_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_vlans_legacy");
+        support::same_json(&out, &expect, "delete_switch_vlans_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_vlans_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -348,7 +409,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -358,7 +419,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_vlan_legacy");
+        support::same_json(&out, &expect, "get_switch_vlan_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_vlan_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -366,22 +431,27 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_vlan_legacy("switchId 1/x", "vlanId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_vlan_legacy");
+        support::same_json(&out, &expect, "update_switch_vlan_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_vlan_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -394,7 +464,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -404,7 +474,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_vlan_legacy");
+        support::same_json(&out, &expect, "delete_switch_vlan_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_vlan_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -417,7 +491,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -427,7 +501,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_ve_ports_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_ve_ports_legacy");
+        support::same_json(&out, &expect, "list_switch_ve_ports_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_ve_ports_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -435,22 +513,27 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/vePorts",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_ve_port_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_ve_port_legacy");
+        support::same_json(&out, &expect, "create_switch_ve_port_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_ve_port_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -461,9 +544,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -473,7 +558,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_ve_ports_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_ve_ports_legacy");
+        support::same_json(&out, &expect, "delete_switch_ve_ports_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_ve_ports_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -486,7 +575,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -496,7 +585,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_ve_port_legacy");
+        support::same_json(&out, &expect, "get_switch_ve_port_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_ve_port_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -504,22 +597,27 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_ve_port_legacy("switchId 1/x", "vePortId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_ve_port_legacy");
+        support::same_json(&out, &expect, "update_switch_ve_port_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_ve_port_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -532,7 +630,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -542,7 +640,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_ve_port_legacy");
+        support::same_json(&out, &expect, "delete_switch_ve_port_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_ve_port_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -555,7 +657,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -565,10 +667,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_static_routes_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_static_routes_legacy",
+        support::same_json(&out, &expect, "list_switch_static_routes_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_static_routes_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -577,25 +679,26 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/staticRoutes",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_static_route_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_static_route_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_static_route_legacy",
+        support::same_json(&out, &expect, "create_switch_static_route_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_static_route_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -607,9 +710,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -622,10 +727,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_static_routes_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_static_routes_legacy",
+        support::same_json(&out, &expect, "delete_switch_static_routes_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_static_routes_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -639,7 +744,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -649,7 +754,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_static_route_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_static_route_legacy");
+        support::same_json(&out, &expect, "get_switch_static_route_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_static_route_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -657,25 +766,26 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_static_route_legacy("switchId 1/x", "staticRouteId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_static_route_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_static_route_legacy",
+        support::same_json(&out, &expect, "update_switch_static_route_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_static_route_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -689,7 +799,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -699,10 +809,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_static_route_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_static_route_legacy",
+        support::same_json(&out, &expect, "delete_switch_static_route_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_static_route_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -716,7 +826,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -726,7 +836,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_lags_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_lags_legacy");
+        support::same_json(&out, &expect, "list_switch_lags_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_lags_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -734,22 +848,27 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/lags",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_lag_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_lag_legacy");
+        support::same_json(&out, &expect, "create_switch_lag_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_lag_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -760,9 +879,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -772,7 +893,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_lags_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_lags_legacy");
+        support::same_json(&out, &expect, "delete_switch_lags_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_lags_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -785,7 +910,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -795,7 +920,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_lag_legacy");
+        support::same_json(&out, &expect, "get_switch_lag_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_lag_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -803,22 +932,27 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_lag_legacy("switchId 1/x", "lagId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_lag_legacy");
+        support::same_json(&out, &expect, "update_switch_lag_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_lag_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -831,7 +965,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -841,7 +975,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_lag_legacy");
+        support::same_json(&out, &expect, "delete_switch_lag_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_lag_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -854,7 +992,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -864,7 +1002,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_dhcp_servers_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_dhcp_servers_legacy");
+        support::same_json(&out, &expect, "list_switch_dhcp_servers_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_dhcp_servers_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -872,25 +1014,26 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/dhcpServers",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_dhcp_server_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_dhcp_server_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_dhcp_server_legacy",
+        support::same_json(&out, &expect, "create_switch_dhcp_server_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_dhcp_server_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -902,9 +1045,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -917,10 +1062,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_dhcp_servers_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_dhcp_servers_legacy",
+        support::same_json(&out, &expect, "delete_switch_dhcp_servers_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_dhcp_servers_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -934,7 +1079,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -944,7 +1089,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_dhcp_server_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_dhcp_server_legacy");
+        support::same_json(&out, &expect, "get_switch_dhcp_server_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_dhcp_server_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -952,25 +1101,26 @@ async fn network_switches_legacy() {
             method: "PUT",
             path: "/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .update_switch_dhcp_server_legacy("switchId 1/x", "dhcpServerId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_switch_dhcp_server_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_dhcp_server_legacy",
+        support::same_json(&out, &expect, "update_switch_dhcp_server_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_switch_dhcp_server_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -984,7 +1134,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -994,10 +1144,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_dhcp_server_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_dhcp_server_legacy",
+        support::same_json(&out, &expect, "delete_switch_dhcp_server_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_dhcp_server_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1006,22 +1156,34 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/vlans/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_vlans_legacy("switchId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_vlans_legacy");
-        support::same_json(&out, "{}", "query_switch_vlans_legacy");
+        support::same_json(&out, &expect, "query_switch_vlans_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_switch_vlans_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1029,22 +1191,34 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/vePorts/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_ve_ports_legacy("switchId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_ve_ports_legacy");
-        support::same_json(&out, "{}", "query_switch_ve_ports_legacy");
+        support::same_json(&out, &expect, "query_switch_ve_ports_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_switch_ve_ports_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1052,22 +1226,34 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/dhcpServers/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_dhcp_servers_legacy("switchId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_dhcp_servers_legacy");
-        support::same_json(&out, "{}", "query_switch_dhcp_servers_legacy");
+        support::same_json(&out, &expect, "query_switch_dhcp_servers_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_switch_dhcp_servers_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1075,22 +1261,33 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/acls/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_acls_legacy("switchId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_acls_legacy");
-        support::same_json(&out, "{}", "query_switch_acls_legacy");
+        support::same_json(&out, &expect, "query_switch_acls_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_switch_acls_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1098,22 +1295,34 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/configBackups/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_config_backups_legacy("switchId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_config_backups_legacy");
-        support::same_json(&out, "{}", "query_switch_config_backups_legacy");
+        support::same_json(&out, &expect, "query_switch_config_backups_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_switch_config_backups_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1126,7 +1335,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1136,7 +1345,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_acls_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_acls_legacy");
+        support::same_json(&out, &expect, "list_switch_acls_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_acls_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1149,7 +1362,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1159,7 +1372,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_acl_unions_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_acl_unions_legacy");
+        support::same_json(&out, &expect, "list_switch_acl_unions_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_acl_unions_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1172,7 +1389,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1182,7 +1399,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_vlan_unions_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_vlan_unions_legacy");
+        support::same_json(&out, &expect, "list_switch_vlan_unions_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_vlan_unions_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1190,25 +1411,26 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/deviceRequests",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_device_request_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_device_request_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_device_request_legacy",
+        support::same_json(&out, &expect, "create_switch_device_request_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_device_request_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1217,25 +1439,26 @@ async fn network_switches_legacy() {
             method: "PATCH",
             path: "/switches/switchId%201%2Fx/dhcpServerStates",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .patch_switch_dhcp_server_states_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_switch_dhcp_server_states_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_switch_dhcp_server_states_legacy",
+        support::same_json(&out, &expect, "patch_switch_dhcp_server_states_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_switch_dhcp_server_states_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1244,22 +1467,34 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/configHistDetails/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchConfigHistoryPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_config_hist_details_legacy("switchId 1/x")
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_config_hist_details_legacy");
-        support::same_json(&out, "{}", "query_switch_config_hist_details_legacy");
+        support::same_json(&out, &expect, "query_switch_config_hist_details_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchConfigHistoryPage as
+            support::Sample > ::sample(),
+            "query_switch_config_hist_details_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1272,7 +1507,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1287,8 +1522,12 @@ async fn network_switches_legacy() {
             .expect("list_switch_transaction_config_hist_details_legacy");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "list_switch_transaction_config_hist_details_legacy",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_transaction_config_hist_details_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1302,7 +1541,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1312,10 +1551,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_config_backups_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_config_backups_legacy",
+        support::same_json(&out, &expect, "list_switch_config_backups_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_config_backups_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1324,25 +1563,26 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/configBackups",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_config_backup_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_config_backup_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_config_backup_legacy",
+        support::same_json(&out, &expect, "create_switch_config_backup_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_config_backup_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1354,9 +1594,11 @@ async fn network_switches_legacy() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1369,10 +1611,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_config_backups_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_config_backups_legacy",
+        support::same_json(&out, &expect, "delete_switch_config_backups_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_config_backups_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1386,7 +1628,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1396,7 +1638,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_config_backup_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_config_backup_legacy");
+        support::same_json(&out, &expect, "get_switch_config_backup_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_config_backup_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1409,7 +1655,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1419,10 +1665,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("delete_switch_config_backup_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_config_backup_legacy",
+        support::same_json(&out, &expect, "delete_switch_config_backup_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_switch_config_backup_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1431,25 +1677,26 @@ async fn network_switches_legacy() {
             method: "PATCH",
             path: "/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .patch_switch_config_backup_legacy("switchId 1/x", "configBackupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_switch_config_backup_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_switch_config_backup_legacy",
+        support::same_json(&out, &expect, "patch_switch_config_backup_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_switch_config_backup_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1458,25 +1705,30 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/configBackups/comparisons",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_config_backup_comparison_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_config_backup_comparison_legacy");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "create_switch_config_backup_comparison_legacy",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_config_backup_comparison_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1490,7 +1742,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1505,8 +1757,12 @@ async fn network_switches_legacy() {
             .expect("get_switch_config_backup_formatted_configs_legacy");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_switch_config_backup_formatted_configs_legacy",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_config_backup_formatted_configs_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1520,7 +1776,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1530,10 +1786,10 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("list_switch_dhcp_server_lease_tables_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_dhcp_server_lease_tables_legacy",
+        support::same_json(&out, &expect, "list_switch_dhcp_server_lease_tables_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_switch_dhcp_server_lease_tables_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1542,25 +1798,26 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/switchId%201%2Fx/debugRequests",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .create_switch_debug_request_legacy("switchId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_debug_request_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_debug_request_legacy",
+        support::same_json(&out, &expect, "create_switch_debug_request_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_switch_debug_request_legacy: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1574,7 +1831,7 @@ async fn network_switches_legacy() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1584,7 +1841,11 @@ async fn network_switches_legacy() {
             .send()
             .await
             .expect("get_switch_debug_request_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_debug_request_legacy");
+        support::same_json(&out, &expect, "get_switch_debug_request_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_switch_debug_request_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1592,10 +1853,12 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/query/csvFiles",
             accept: "text/csv",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -1604,6 +1867,9 @@ async fn network_switches_legacy() {
             .network()
             .switches_legacy()
             .export_switches_csv_legacy()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_switches_csv_legacy");
@@ -1615,22 +1881,34 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/ports/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchPortQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_ports_legacy()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_ports_legacy");
-        support::same_json(&out, "{}", "query_switch_ports_legacy");
+        support::same_json(&out, &expect, "query_switch_ports_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchPortQueryResult as
+            support::Sample > ::sample(),
+            "query_switch_ports_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1638,21 +1916,33 @@ async fn network_switches_legacy() {
             method: "POST",
             path: "/switches/clients/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::switches::SwitchClientQueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .switches_legacy()
             .query_switch_clients_legacy()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_switch_clients_legacy");
-        support::same_json(&out, "{}", "query_switch_clients_legacy");
+        support::same_json(&out, &expect, "query_switch_clients_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::switches::SwitchClientQueryResult as
+            support::Sample > ::sample(),
+            "query_switch_clients_legacy: decoded value differs from the sample"
+        );
     }
 }

@@ -17,7 +17,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::MspEcAccountView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,7 +29,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant");
-        support::same_json(&out, "{}", "get_tenant");
+        support::same_json(&out, &expect, "get_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::MspEcAccountView as support::Sample >
+            ::sample(), "get_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -38,10 +44,12 @@ async fn network_tenants() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"service_effective_date\":\"sample\",\"service_expiration_date\":\"sample\"}",
+                <ruckus_one::network::tenants::UpdateMspEcRequest as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -49,16 +57,16 @@ async fn network_tenants() {
             .tenants()
             .update_tenant(
                 "tenantId 1/x",
-                &ruckus_one::network::tenants::UpdateMspEcRequest::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::UpdateMspEcRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_tenant");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_tenant");
+        support::same_json(&out, &expect, "update_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -70,7 +78,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -80,7 +90,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_tenant");
+        support::same_json(&out, &expect, "delete_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -90,22 +104,28 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AddTenantRequestHolder as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"data\":[{\"requestId\":\"sample\"}]}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::ResponseBov2 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .create_tenant(&ruckus_one::network::tenants::AddTenantRequestHolder::new())
+            .create_tenant(
+                &<ruckus_one::network::tenants::AddTenantRequestHolder as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_tenant");
-        support::same_json(
-            &out,
-            "{\"data\":[{\"requestId\":\"sample\"}]}",
-            "create_tenant",
+        support::same_json(&out, &expect, "create_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::ResponseBov2 as support::Sample >
+            ::sample(), "create_tenant: decoded value differs from the sample"
         );
     }
     {
@@ -116,19 +136,29 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::QueryResponseMspEc as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .query_msp_ecs(&ruckus_one::network::common::QueryRequest::new())
+            .query_msp_ecs(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_msp_ecs");
-        support::same_json(&out, "{}", "query_msp_ecs");
+        support::same_json(&out, &expect, "query_msp_ecs");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::QueryResponseMspEc as support::Sample >
+            ::sample(), "query_msp_ecs: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -140,7 +170,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::MspEcDelegationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -150,7 +182,12 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_delegations");
-        support::same_json(&out, "{}", "list_tenant_delegations");
+        support::same_json(&out, &expect, "list_tenant_delegations");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::MspEcDelegationResponse as
+            support::Sample > ::sample(),
+            "list_tenant_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -160,9 +197,11 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"delegation_type\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AssignMspEcListRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -170,14 +209,16 @@ async fn network_tenants() {
             .tenants()
             .update_tenant_delegations(
                 "tenantId 1/x",
-                &ruckus_one::network::tenants::AssignMspEcListRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::AssignMspEcListRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_tenant_delegations");
-        support::same_json(&out, "\"sample\"", "update_tenant_delegations");
+        support::same_json(&out, &expect, "update_tenant_delegations");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "update_tenant_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -187,7 +228,9 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"admin_email\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::EmailInvitation as support::Sample>::sample_json(),
+            ),
             status: 204u16,
             answer: Answer::Empty,
         };
@@ -197,7 +240,7 @@ async fn network_tenants() {
             .tenants()
             .resend_tenant_invitation(
                 "tenantId 1/x",
-                &ruckus_one::network::tenants::EmailInvitation::new("sample".to_owned()),
+                &<ruckus_one::network::tenants::EmailInvitation as support::Sample>::sample(),
             )
             .send()
             .await
@@ -214,7 +257,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -224,7 +267,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_admins");
-        support::same_json(&out, "\"sample\"", "list_tenant_admins");
+        support::same_json(&out, &expect, "list_tenant_admins");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "list_tenant_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -236,7 +283,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::MspEcAdminView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -246,7 +295,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_admin");
-        support::same_json(&out, "{}", "get_tenant_admin");
+        support::same_json(&out, &expect, "get_tenant_admin");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::MspEcAdminView as support::Sample >
+            ::sample(), "get_tenant_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -257,7 +310,7 @@ async fn network_tenants() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"email\":\"sample\",\"user_name\":null,\"first_name\":null}",
+                <ruckus_one::network::tenants::UpdateMspEcAdminRequest as support::Sample>::sample_json(),
             ),
             status: 204u16,
             answer: Answer::Empty,
@@ -269,9 +322,7 @@ async fn network_tenants() {
             .update_tenant_admin(
                 "tenantId 1/x",
                 "adminId 1/x",
-                &ruckus_one::network::tenants::UpdateMspEcAdminRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::UpdateMspEcAdminRequest as support::Sample>::sample(),
             )
             .send()
             .await
@@ -311,7 +362,12 @@ async fn network_tenants() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "[{\"msp_admin_id\":\"sample\",\"msp_admin_role\":\"sample\"}]",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::MspAdminRole as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -322,10 +378,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_admin_delegations");
-        support::same_json(
-            &out,
-            "[{\"msp_admin_id\":\"sample\",\"msp_admin_role\":\"sample\"}]",
-            "list_tenant_admin_delegations",
+        support::same_json(&out, &expect, "list_tenant_admin_delegations");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::MspAdminRole as support::Sample >
+            ::sample()],
+            "list_tenant_admin_delegations: decoded value differs from the sample"
         );
     }
     {
@@ -336,9 +393,13 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"delegation_type\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AssignedMspAdminsRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -346,17 +407,16 @@ async fn network_tenants() {
             .tenants()
             .update_tenant_admin_delegations(
                 "tenantId 1/x",
-                &ruckus_one::network::tenants::AssignedMspAdminsRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::AssignedMspAdminsRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_tenant_admin_delegations");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_tenant_admin_delegations",
+        support::same_json(&out, &expect, "update_tenant_admin_delegations");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_tenant_admin_delegations: decoded value differs from the sample"
         );
     }
     {
@@ -369,7 +429,14 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::MspEcAccountView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -379,7 +446,12 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_activation");
-        support::same_json(&out, "[{}]", "update_tenant_activation");
+        support::same_json(&out, &expect, "update_tenant_activation");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::MspEcAccountView as support::Sample
+            > ::sample()],
+            "update_tenant_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -391,7 +463,14 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::MspEcAccountView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -401,7 +480,12 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_activation");
-        support::same_json(&out, "[{}]", "delete_tenant_activation");
+        support::same_json(&out, &expect, "delete_tenant_activation");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::MspEcAccountView as support::Sample
+            > ::sample()],
+            "delete_tenant_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -413,7 +497,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -423,7 +507,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_support_status");
-        support::same_json(&out, "\"sample\"", "get_tenant_support_status");
+        support::same_json(&out, &expect, "get_tenant_support_status");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "get_tenant_support_status: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -435,7 +523,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -445,7 +533,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_support_status");
-        support::same_json(&out, "\"sample\"", "update_tenant_support_status");
+        support::same_json(&out, &expect, "update_tenant_support_status");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "update_tenant_support_status: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -457,7 +549,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -467,7 +559,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_support_status");
-        support::same_json(&out, "\"sample\"", "delete_tenant_support_status");
+        support::same_json(&out, &expect, "delete_tenant_support_status");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "delete_tenant_support_status: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -479,7 +575,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::MspView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -489,7 +587,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_brandings");
-        support::same_json(&out, "{}", "list_brandings");
+        support::same_json(&out, &expect, "list_brandings");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::MspView as support::Sample > ::sample(),
+            "list_brandings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -499,21 +601,29 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"msp_label\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_brandings(
-                &ruckus_one::network::tenants::UpdateMspRequest::new("sample".to_owned()),
+                &<ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_brandings");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_brandings");
+        support::same_json(&out, &expect, "update_brandings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_brandings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -523,21 +633,29 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"msp_label\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_branding(
-                &ruckus_one::network::tenants::UpdateMspRequest::new("sample".to_owned()),
+                &<ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_branding");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_branding");
+        support::same_json(&out, &expect, "create_branding");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_branding: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -547,43 +665,62 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"msp_label\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::ResponseBo as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_logo_file(
-                &ruckus_one::network::tenants::UpdateMspRequest::new("sample".to_owned()),
+                &<ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_logo_file");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_logo_file");
+        support::same_json(&out, &expect, "create_logo_file");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::ResponseBo as support::Sample >
+            ::sample(), "create_logo_file: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/logoFiles/fileId%201%2Fx",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::ResponseBo as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .get_logo_file("fileId 1/x")
+            .body(
+                &<ruckus_one::network::tenants::UpdateMspRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("get_logo_file");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "get_logo_file");
+        support::same_json(&out, &expect, "get_logo_file");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::ResponseBo as support::Sample >
+            ::sample(), "get_logo_file: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -593,23 +730,27 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"operation\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::FirmwareUpgradeRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_firmware_upgrade_schedule(
-                &ruckus_one::network::tenants::FirmwareUpgradeRequest::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::FirmwareUpgradeRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_firmware_upgrade_schedule");
-        support::same_json(&out, "\"sample\"", "create_firmware_upgrade_schedule");
+        support::same_json(&out, &expect, "create_firmware_upgrade_schedule");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "create_firmware_upgrade_schedule: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -619,21 +760,27 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AssignMspEcToMultipleTechPartners as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .patch_tenant_delegations(
-                &ruckus_one::network::tenants::AssignMspEcToMultipleTechPartners::new(),
+                &<ruckus_one::network::tenants::AssignMspEcToMultipleTechPartners as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_tenant_delegations");
-        support::same_json(&out, "\"sample\"", "patch_tenant_delegations");
+        support::same_json(&out, &expect, "patch_tenant_delegations");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "patch_tenant_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -643,21 +790,27 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::MspAdminRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("\"sample\""),
+            answer: Answer::Json(serde_json::Value::from("sample")),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .patch_admin_delegations(
-                &ruckus_one::network::tenants::MspAdminRequest::new(),
+                &<ruckus_one::network::tenants::MspAdminRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_admin_delegations");
-        support::same_json(&out, "\"sample\"", "patch_admin_delegations");
+        support::same_json(&out, &expect, "patch_admin_delegations");
+        assert_eq!(
+            out, "sample".to_owned(),
+            "patch_admin_delegations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -669,7 +822,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"externalId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::Tenant as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -679,7 +834,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_self_tenant");
-        support::same_json(&out, "{\"externalId\":\"sample\"}", "get_self_tenant");
+        support::same_json(&out, &expect, "get_self_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::Tenant as support::Sample > ::sample(),
+            "get_self_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -689,24 +848,29 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::NotificationRecipientRbacdto as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_tenant_notification_recipient(
-                &ruckus_one::network::tenants::NotificationRecipientRbacdto::new(),
+                &<ruckus_one::network::tenants::NotificationRecipientRbacdto as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_tenant_notification_recipient");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_tenant_notification_recipient",
+        support::same_json(&out, &expect, "create_tenant_notification_recipient");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_tenant_notification_recipient: decoded value differs from the sample"
         );
     }
     {
@@ -719,7 +883,14 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::NotificationRecipientRbacdto as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -729,7 +900,12 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_tenant_notification_recipients");
-        support::same_json(&out, "[{}]", "list_tenant_notification_recipients");
+        support::same_json(&out, &expect, "list_tenant_notification_recipients");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::NotificationRecipientRbacdto as
+            support::Sample > ::sample()],
+            "list_tenant_notification_recipients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -739,9 +915,18 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{\"description\":\"sample\"}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::NotificationRecipient as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -749,17 +934,18 @@ async fn network_tenants() {
             .tenants()
             .delete_tenant_notification_recipients(
                 &vec![
-                    ruckus_one::network::tenants::NotificationRecipient::new("sample"
-                    .to_owned())
+                    < ruckus_one::network::tenants::NotificationRecipient as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("delete_tenant_notification_recipients");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_tenant_notification_recipients",
+        support::same_json(&out, &expect, "delete_tenant_notification_recipients");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_tenant_notification_recipients: decoded value differs from the sample"
         );
     }
     {
@@ -771,27 +957,30 @@ async fn network_tenants() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"destination\":\"sample\",\"platform\":\"sample\",\"deviceToken\":\"sample\",\"deviceId\":\"sample\"}",
+                <ruckus_one::network::tenants::MobilePushNotificationEndpoint as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::OperationResponseMobilePushNotificationEndpoint as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_tenant_mobile_push_notification(
-                &ruckus_one::network::tenants::MobilePushNotificationEndpoint::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::MobilePushNotificationEndpoint as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_tenant_mobile_push_notification");
-        support::same_json(&out, "{}", "create_tenant_mobile_push_notification");
+        support::same_json(&out, &expect, "create_tenant_mobile_push_notification");
+        assert_eq!(
+            out, <
+            ruckus_one::network::tenants::OperationResponseMobilePushNotificationEndpoint
+            as support::Sample > ::sample(),
+            "create_tenant_mobile_push_notification: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -801,21 +990,30 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantManagementPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .query_tenant_notification_recipients(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_tenant_notification_recipients");
-        support::same_json(&out, "{}", "query_tenant_notification_recipients");
+        support::same_json(&out, &expect, "query_tenant_notification_recipients");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantManagementPage as support::Sample
+            > ::sample(),
+            "query_tenant_notification_recipients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -827,7 +1025,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::BetaFeatureResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -837,7 +1037,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_beta_features");
-        support::same_json(&out, "{}", "get_tenant_beta_features");
+        support::same_json(&out, &expect, "get_tenant_beta_features");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::BetaFeatureResponse as support::Sample >
+            ::sample(), "get_tenant_beta_features: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -847,21 +1051,30 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::BetaFeatureRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::BetaFeatureResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_tenant_beta_features(
-                &ruckus_one::network::tenants::BetaFeatureRequest::new(),
+                &<ruckus_one::network::tenants::BetaFeatureRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_tenant_beta_features");
-        support::same_json(&out, "{}", "update_tenant_beta_features");
+        support::same_json(&out, &expect, "update_tenant_beta_features");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::BetaFeatureResponse as support::Sample >
+            ::sample(),
+            "update_tenant_beta_features: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -873,7 +1086,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantPrivacyFeatureResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -883,7 +1098,12 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_tenant_privacy_settings");
-        support::same_json(&out, "{}", "get_tenant_privacy_settings");
+        support::same_json(&out, &expect, "get_tenant_privacy_settings");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantPrivacyFeatureResponse as
+            support::Sample > ::sample(),
+            "get_tenant_privacy_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -893,21 +1113,30 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::TenantPrivacyFeatureRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantPrivacyFeatureResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_tenant_privacy_settings(
-                &ruckus_one::network::tenants::TenantPrivacyFeatureRequest::new(),
+                &<ruckus_one::network::tenants::TenantPrivacyFeatureRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_tenant_privacy_settings");
-        support::same_json(&out, "{}", "create_tenant_privacy_settings");
+        support::same_json(&out, &expect, "create_tenant_privacy_settings");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantPrivacyFeatureResponse as
+            support::Sample > ::sample(),
+            "create_tenant_privacy_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -917,21 +1146,30 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::TenantPrivacyFeatureRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantPrivacyFeatureResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .patch_tenant_privacy_settings(
-                &ruckus_one::network::tenants::TenantPrivacyFeatureRequest::new(),
+                &<ruckus_one::network::tenants::TenantPrivacyFeatureRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_tenant_privacy_settings");
-        support::same_json(&out, "{}", "patch_tenant_privacy_settings");
+        support::same_json(&out, &expect, "patch_tenant_privacy_settings");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantPrivacyFeatureResponse as
+            support::Sample > ::sample(),
+            "patch_tenant_privacy_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -941,7 +1179,9 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
@@ -951,7 +1191,7 @@ async fn network_tenants() {
             .tenants()
             .export_msp_ec_inventories_csv(
                 "mspTenantId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
@@ -966,24 +1206,29 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"email\":\"sample\",\"role\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AdminView as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_admins(
-                &ruckus_one::network::tenants::AdminView::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::AdminView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_admins");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_admins");
+        support::same_json(&out, &expect, "update_admins");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -993,24 +1238,29 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"email\":\"sample\",\"role\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AdminView as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_admin(
-                &ruckus_one::network::tenants::AdminView::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::tenants::AdminView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_admin");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_admin");
+        support::same_json(&out, &expect, "create_admin");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1022,7 +1272,14 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{\"email\":\"sample\",\"role\":\"sample\"}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::AdminView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1032,10 +1289,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_admins");
-        support::same_json(
-            &out,
-            "[{\"email\":\"sample\",\"role\":\"sample\"}]",
-            "list_admins",
+        support::same_json(&out, &expect, "list_admins");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::AdminView as support::Sample >
+            ::sample()], "list_admins: decoded value differs from the sample"
         );
     }
     {
@@ -1046,9 +1303,13 @@ async fn network_tenants() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[\"sample\"]"),
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1058,7 +1319,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_admins");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_admins");
+        support::same_json(&out, &expect, "delete_admins");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_admins: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1070,7 +1335,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"email\":\"sample\",\"role\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::AdminView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1080,10 +1347,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_admin");
-        support::same_json(
-            &out,
-            "{\"email\":\"sample\",\"role\":\"sample\"}",
-            "get_admin",
+        support::same_json(&out, &expect, "get_admin");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::AdminView as support::Sample >
+            ::sample(), "get_admin: decoded value differs from the sample"
         );
     }
     {
@@ -1096,7 +1363,9 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1106,7 +1375,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_admin");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_admin");
+        support::same_json(&out, &expect, "delete_admin");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_admin: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1116,19 +1389,29 @@ async fn network_tenants() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::tenants::AdminQueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::TenantManagementPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
-            .query_admins(&ruckus_one::network::tenants::AdminQueryRequest::new())
+            .query_admins(
+                &<ruckus_one::network::tenants::AdminQueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_admins");
-        support::same_json(&out, "{}", "query_admins");
+        support::same_json(&out, &expect, "query_admins");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::TenantManagementPage as support::Sample
+            > ::sample(), "query_admins: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1141,7 +1424,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1151,7 +1434,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customers");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customers");
+        support::same_json(&out, &expect, "list_msp_customers");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customers: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1159,22 +1446,31 @@ async fn network_tenants() {
             method: "POST",
             path: "/mspCustomers",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_msp_customer()
+            .body(
+                &<ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "create_msp_customer");
+        support::same_json(&out, &expect, "create_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1187,7 +1483,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1197,7 +1493,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_customer");
+        support::same_json(&out, &expect, "get_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1205,22 +1505,31 @@ async fn network_tenants() {
             method: "PUT",
             path: "/mspCustomers/customerId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_msp_customer("customerId 1/x")
+            .body(
+                &<ruckus_one::network::tenants::MspLegacyBody as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("update_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "update_msp_customer");
+        support::same_json(&out, &expect, "update_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1233,7 +1542,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1243,7 +1552,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_msp_customer");
-        support::same_json(&out, "{\"sample\":true}", "delete_msp_customer");
+        support::same_json(&out, &expect, "delete_msp_customer");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_msp_customer: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1256,7 +1569,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1266,7 +1579,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_msp_admins");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_msp_admins");
+        support::same_json(&out, &expect, "list_msp_customer_msp_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_msp_admins: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1279,7 +1596,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1289,7 +1606,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_admins");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_admins");
+        support::same_json(&out, &expect, "list_msp_customer_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_admins: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1302,7 +1623,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1312,7 +1633,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_customer_admin");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_customer_admin");
+        support::same_json(&out, &expect, "get_msp_customer_admin");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_customer_admin: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1325,7 +1650,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1335,7 +1660,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_invitations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_invitations");
+        support::same_json(&out, &expect, "list_msp_customer_invitations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_invitations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1348,7 +1677,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1358,7 +1687,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_delegations");
+        support::same_json(&out, &expect, "list_msp_customer_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_delegations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1371,7 +1704,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1381,10 +1714,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_delegator_admins");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_msp_customer_delegator_admins",
+        support::same_json(&out, &expect, "list_msp_customer_delegator_admins");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_delegator_admins: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1398,7 +1731,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1408,10 +1741,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_customer_activation_status");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_msp_customer_activation_status",
+        support::same_json(&out, &expect, "get_msp_customer_activation_status");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_customer_activation_status: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1425,7 +1758,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1435,7 +1768,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_customer_logo_urls");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_customer_logo_urls");
+        support::same_json(&out, &expect, "list_msp_customer_logo_urls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_customer_logo_urls: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1448,7 +1785,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1458,10 +1795,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_firmware_upgrade_schedules");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_msp_firmware_upgrade_schedules",
+        support::same_json(&out, &expect, "list_msp_firmware_upgrade_schedules");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_firmware_upgrade_schedules: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1475,7 +1812,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1485,7 +1822,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_delegations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_delegations");
+        support::same_json(&out, &expect, "list_msp_delegations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_delegations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1498,7 +1839,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1508,7 +1849,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_admin_associations");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_admin_associations");
+        support::same_json(&out, &expect, "list_msp_admin_associations");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_admin_associations: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1521,7 +1866,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1531,7 +1876,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_integrator");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_integrator");
+        support::same_json(&out, &expect, "get_msp_integrator");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_integrator: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1544,7 +1893,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1554,7 +1903,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_labels");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_labels");
+        support::same_json(&out, &expect, "list_msp_labels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_labels: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1562,22 +1915,27 @@ async fn network_tenants() {
             method: "PUT",
             path: "/mspLabels",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .update_msp_labels()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_msp_labels");
-        support::same_json(&out, "{\"sample\":true}", "update_msp_labels");
+        support::same_json(&out, &expect, "update_msp_labels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_msp_labels: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1585,22 +1943,27 @@ async fn network_tenants() {
             method: "POST",
             path: "/mspLabels",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .tenants()
             .create_msp_label()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_msp_label");
-        support::same_json(&out, "{\"sample\":true}", "create_msp_label");
+        support::same_json(&out, &expect, "create_msp_label");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_msp_label: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1613,7 +1976,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1623,7 +1986,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("get_msp_label");
-        support::same_json(&out, "{\"sample\":true}", "get_msp_label");
+        support::same_json(&out, &expect, "get_msp_label");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_msp_label: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -1636,7 +2003,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1646,6 +2013,10 @@ async fn network_tenants() {
             .send()
             .await
             .expect("list_msp_label_base_urls");
-        support::same_json(&out, "{\"sample\":true}", "list_msp_label_base_urls");
+        support::same_json(&out, &expect, "list_msp_label_base_urls");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_msp_label_base_urls: decoded value differs from the sample"
+        );
     }
 }

@@ -15,9 +15,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"serialNumber\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::common::ApCreation as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::CreateVenueApResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -25,15 +29,17 @@ async fn network_wireless_aps() {
             .wireless_aps()
             .create_venue_ap(
                 "venueId 1/x",
-                &ruckus_one::network::common::ApCreation::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::common::ApCreation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_ap");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_ap");
+        support::same_json(&out, &expect, "create_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::CreateVenueApResponse as
+            support::Sample > ::sample(),
+            "create_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -45,7 +51,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApsImportResults as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -55,7 +63,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_venue_ap_import_results");
-        support::same_json(&out, "{}", "get_venue_ap_import_results");
+        support::same_json(&out, &expect, "get_venue_ap_import_results");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApsImportResults as support::Sample
+            > ::sample(),
+            "get_venue_ap_import_results: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -65,9 +78,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::VenueApGroup as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -75,12 +92,16 @@ async fn network_wireless_aps() {
             .wireless_aps()
             .create_venue_ap_group(
                 "venueId 1/x",
-                &ruckus_one::network::common::VenueApGroup::new(),
+                &<ruckus_one::network::common::VenueApGroup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_ap_group");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_ap_group");
+        support::same_json(&out, &expect, "create_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -90,9 +111,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApGroup as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -100,15 +125,15 @@ async fn network_wireless_aps() {
             .wireless_aps()
             .create_venue_ap_group_v1(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_aps::ApGroup::new("sample".to_owned()),
+                &<ruckus_one::network::wireless_aps::ApGroup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_ap_group_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_ap_group_v1",
+        support::same_json(&out, &expect, "create_venue_ap_group_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_ap_group_v1: decoded value differs from the sample"
         );
     }
     {
@@ -119,19 +144,29 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
-            .query_venue_aps(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_aps(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_aps");
-        support::same_json(&out, "{}", "query_venue_aps");
+        support::same_json(&out, &expect, "query_venue_aps");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_aps: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -141,19 +176,30 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::QueryResponseApClientQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
-            .query_venue_ap_clients(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_ap_clients(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_ap_clients");
-        support::same_json(&out, "{}", "query_venue_ap_clients");
+        support::same_json(&out, &expect, "query_venue_ap_clients");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::QueryResponseApClientQueryData as
+            support::Sample > ::sample(),
+            "query_venue_ap_clients: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -163,21 +209,30 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApCompatibilityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .query_venue_aps_compatibilities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_aps_compatibilities");
-        support::same_json(&out, "{}", "query_venue_aps_compatibilities");
+        support::same_json(&out, &expect, "query_venue_aps_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApCompatibilityPage as
+            support::Sample > ::sample(),
+            "query_venue_aps_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -187,43 +242,64 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApCompatibilityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .query_venue_ap_compatibilities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_ap_compatibilities");
-        support::same_json(&out, "{}", "query_venue_ap_compatibilities");
+        support::same_json(&out, &expect, "query_venue_ap_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApCompatibilityPage as
+            support::Sample > ::sample(),
+            "query_venue_ap_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/edgeAppCompatibilities/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .query_venue_edge_app_compatibilities()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_edge_app_compatibilities");
-        support::same_json(&out, "{}", "query_venue_edge_app_compatibilities");
+        support::same_json(&out, &expect, "query_venue_edge_app_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_venue_edge_app_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -235,7 +311,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::AccessPoint as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -245,7 +323,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_venue_ap");
-        support::same_json(&out, "{}", "get_venue_ap");
+        support::same_json(&out, &expect, "get_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::AccessPoint as support::Sample >
+            ::sample(), "get_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -255,9 +337,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::AccessPoint as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -266,12 +352,16 @@ async fn network_wireless_aps() {
             .update_venue_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::AccessPoint::new(),
+                &<ruckus_one::network::wireless_aps::AccessPoint as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_ap");
+        support::same_json(&out, &expect, "update_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -283,7 +373,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -293,7 +385,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_venue_ap");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_ap");
+        support::same_json(&out, &expect, "delete_venue_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_ap: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -305,7 +401,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApAntennaTypeSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -315,7 +413,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_antenna_type_settings");
-        support::same_json(&out, "{}", "get_ap_antenna_type_settings");
+        support::same_json(&out, &expect, "get_ap_antenna_type_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApAntennaTypeSettings as
+            support::Sample > ::sample(),
+            "get_ap_antenna_type_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -325,9 +428,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApAntennaTypeSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -336,15 +443,16 @@ async fn network_wireless_aps() {
             .update_ap_antenna_type_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApAntennaTypeSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApAntennaTypeSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_antenna_type_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_antenna_type_settings",
+        support::same_json(&out, &expect, "update_ap_antenna_type_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -357,7 +465,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -367,29 +475,38 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_band_mode_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_band_mode_settings");
+        support::same_json(&out, &expect, "get_ap_band_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_band_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/bandModeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .update_ap_band_mode_settings("venueId 1/x", "serialNumber 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_ap_band_mode_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_ap_band_mode_settings");
+        support::same_json(&out, &expect, "update_ap_band_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_ap_band_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -401,7 +518,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApBssColoringSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -411,7 +530,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_bss_coloring_settings");
-        support::same_json(&out, "{}", "get_ap_bss_coloring_settings");
+        support::same_json(&out, &expect, "get_ap_bss_coloring_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApBssColoringSettings as
+            support::Sample > ::sample(),
+            "get_ap_bss_coloring_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -421,9 +545,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApBssColoringSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -432,15 +560,16 @@ async fn network_wireless_aps() {
             .update_ap_bss_coloring_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApBssColoringSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApBssColoringSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_bss_coloring_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_bss_coloring_settings",
+        support::same_json(&out, &expect, "update_ap_bss_coloring_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_bss_coloring_settings: decoded value differs from the sample"
         );
     }
     {
@@ -453,7 +582,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -463,10 +592,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_client_admission_control_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_ap_client_admission_control_settings",
+        support::same_json(&out, &expect, "get_ap_client_admission_control_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -474,12 +603,12 @@ async fn network_wireless_aps() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/clientAdmissionControlSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -489,13 +618,14 @@ async fn network_wireless_aps() {
                 "venueId 1/x",
                 "serialNumber 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_ap_client_admission_control_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_ap_client_admission_control_settings",
+        support::same_json(&out, &expect, "update_ap_client_admission_control_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -508,7 +638,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApDirectedMulticastSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -518,7 +650,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_directed_multicast_settings");
-        support::same_json(&out, "{}", "get_ap_directed_multicast_settings");
+        support::same_json(&out, &expect, "get_ap_directed_multicast_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApDirectedMulticastSettings as
+            support::Sample > ::sample(),
+            "get_ap_directed_multicast_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -528,9 +665,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApDirectedMulticastSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -539,15 +680,16 @@ async fn network_wireless_aps() {
             .update_ap_directed_multicast_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApDirectedMulticastSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApDirectedMulticastSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_directed_multicast_settings",
+        support::same_json(&out, &expect, "update_ap_directed_multicast_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
     {
@@ -560,7 +702,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApExternalAntennaSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -570,7 +714,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_external_antenna_settings");
-        support::same_json(&out, "{}", "get_ap_external_antenna_settings");
+        support::same_json(&out, &expect, "get_ap_external_antenna_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApExternalAntennaSettings as
+            support::Sample > ::sample(),
+            "get_ap_external_antenna_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -580,9 +729,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApExternalAntennaSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -591,15 +744,16 @@ async fn network_wireless_aps() {
             .update_ap_external_antenna_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApExternalAntennaSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApExternalAntennaSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_external_antenna_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_external_antenna_settings",
+        support::same_json(&out, &expect, "update_ap_external_antenna_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -612,7 +766,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApIotSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -622,7 +778,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_iot_settings");
-        support::same_json(&out, "{}", "get_ap_iot_settings");
+        support::same_json(&out, &expect, "get_ap_iot_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApIotSettings as support::Sample >
+            ::sample(), "get_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -632,9 +792,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApIotSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -643,12 +807,16 @@ async fn network_wireless_aps() {
             .update_ap_iot_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApIotSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApIotSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_iot_settings");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_iot_settings");
+        support::same_json(&out, &expect, "update_ap_iot_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -660,7 +828,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -670,29 +838,38 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_lan_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_ap_lan_port_settings");
+        support::same_json(&out, &expect, "get_ap_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_ap_lan_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/lanPortSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .update_ap_lan_port_settings("venueId 1/x", "serialNumber 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_ap_lan_port_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_ap_lan_port_settings");
+        support::same_json(&out, &expect, "update_ap_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_ap_lan_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -704,7 +881,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApLanPortSpecificSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -714,7 +893,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_lan_port_specific_settings");
-        support::same_json(&out, "{}", "get_ap_lan_port_specific_settings");
+        support::same_json(&out, &expect, "get_ap_lan_port_specific_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApLanPortSpecificSettings as
+            support::Sample > ::sample(),
+            "get_ap_lan_port_specific_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -724,9 +908,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApLanPortSpecificSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -735,15 +923,16 @@ async fn network_wireless_aps() {
             .update_ap_lan_port_specific_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApLanPortSpecificSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApLanPortSpecificSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_lan_port_specific_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_lan_port_specific_settings",
+        support::same_json(&out, &expect, "update_ap_lan_port_specific_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_lan_port_specific_settings: decoded value differs from the sample"
         );
     }
     {
@@ -756,7 +945,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApLedSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -766,7 +957,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_led_settings");
-        support::same_json(&out, "{}", "get_ap_led_settings");
+        support::same_json(&out, &expect, "get_ap_led_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApLedSettings as support::Sample >
+            ::sample(), "get_ap_led_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -776,9 +971,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApLedSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -787,12 +986,16 @@ async fn network_wireless_aps() {
             .update_ap_led_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApLedSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApLedSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_led_settings");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_led_settings");
+        support::same_json(&out, &expect, "update_ap_led_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_led_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -804,7 +1007,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApManagementTrafficVlanSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -814,7 +1019,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_management_traffic_vlan_settings");
-        support::same_json(&out, "{}", "get_ap_management_traffic_vlan_settings");
+        support::same_json(&out, &expect, "get_ap_management_traffic_vlan_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApManagementTrafficVlanSettings as
+            support::Sample > ::sample(),
+            "get_ap_management_traffic_vlan_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -824,9 +1034,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApManagementTrafficVlanSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -835,15 +1049,16 @@ async fn network_wireless_aps() {
             .update_ap_management_traffic_vlan_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApManagementTrafficVlanSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApManagementTrafficVlanSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_management_traffic_vlan_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_management_traffic_vlan_settings",
+        support::same_json(&out, &expect, "update_ap_management_traffic_vlan_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_management_traffic_vlan_settings: decoded value differs from the sample"
         );
     }
     {
@@ -856,7 +1071,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApMeshSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -866,7 +1083,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_mesh_settings");
-        support::same_json(&out, "{}", "get_ap_mesh_settings");
+        support::same_json(&out, &expect, "get_ap_mesh_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApMeshSettings as support::Sample >
+            ::sample(), "get_ap_mesh_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -876,9 +1097,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApMeshSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -887,15 +1112,15 @@ async fn network_wireless_aps() {
             .update_ap_mesh_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApMeshSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApMeshSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_mesh_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_mesh_settings",
+        support::same_json(&out, &expect, "update_ap_mesh_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_mesh_settings: decoded value differs from the sample"
         );
     }
     {
@@ -908,7 +1133,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"ipType\":null}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApNetworkSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -918,7 +1145,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_network_settings");
-        support::same_json(&out, "{\"ipType\":null}", "get_ap_network_settings");
+        support::same_json(&out, &expect, "get_ap_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApNetworkSettings as
+            support::Sample > ::sample(),
+            "get_ap_network_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -928,9 +1160,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"ipType\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApNetworkSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -939,15 +1175,16 @@ async fn network_wireless_aps() {
             .update_ap_network_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApNetworkSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApNetworkSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_network_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_network_settings",
+        support::same_json(&out, &expect, "update_ap_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_network_settings: decoded value differs from the sample"
         );
     }
     {
@@ -960,7 +1197,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApRadioSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -970,7 +1209,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_radio_settings");
-        support::same_json(&out, "{}", "get_ap_radio_settings");
+        support::same_json(&out, &expect, "get_ap_radio_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApRadioSettings as support::Sample
+            > ::sample(), "get_ap_radio_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -980,9 +1223,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApRadioSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -991,15 +1238,15 @@ async fn network_wireless_aps() {
             .update_ap_radio_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApRadioSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApRadioSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_radio_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_radio_settings",
+        support::same_json(&out, &expect, "update_ap_radio_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1012,7 +1259,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApSmartMonitorSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1022,7 +1271,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_smart_monitor_settings");
-        support::same_json(&out, "{}", "get_ap_smart_monitor_settings");
+        support::same_json(&out, &expect, "get_ap_smart_monitor_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApSmartMonitorSettings as
+            support::Sample > ::sample(),
+            "get_ap_smart_monitor_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1032,9 +1286,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApSmartMonitorSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1043,15 +1301,16 @@ async fn network_wireless_aps() {
             .update_ap_smart_monitor_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApSmartMonitorSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApSmartMonitorSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_smart_monitor_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_smart_monitor_settings",
+        support::same_json(&out, &expect, "update_ap_smart_monitor_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_smart_monitor_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1064,7 +1323,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::VenueApSnmpAgentProfileSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1074,7 +1335,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_snmp_agent_profile_settings");
-        support::same_json(&out, "{}", "get_ap_snmp_agent_profile_settings");
+        support::same_json(&out, &expect, "get_ap_snmp_agent_profile_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::VenueApSnmpAgentProfileSettings as
+            support::Sample > ::sample(),
+            "get_ap_snmp_agent_profile_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1084,9 +1350,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::VenueApSnmpAgentProfileSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1095,15 +1365,16 @@ async fn network_wireless_aps() {
             .update_ap_snmp_agent_profile_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::VenueApSnmpAgentProfileSettings::new(),
+                &<ruckus_one::network::wireless_aps::VenueApSnmpAgentProfileSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_snmp_agent_profile_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_snmp_agent_profile_settings",
+        support::same_json(&out, &expect, "update_ap_snmp_agent_profile_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_snmp_agent_profile_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1116,7 +1387,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApStickyClientSteeringSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1126,7 +1399,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_sticky_client_steering_settings");
-        support::same_json(&out, "{}", "get_ap_sticky_client_steering_settings");
+        support::same_json(&out, &expect, "get_ap_sticky_client_steering_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApStickyClientSteeringSettings as
+            support::Sample > ::sample(),
+            "get_ap_sticky_client_steering_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1136,9 +1414,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApStickyClientSteeringSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1147,15 +1429,16 @@ async fn network_wireless_aps() {
             .update_ap_sticky_client_steering_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApStickyClientSteeringSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApStickyClientSteeringSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_sticky_client_steering_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_sticky_client_steering_settings",
+        support::same_json(&out, &expect, "update_ap_sticky_client_steering_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_sticky_client_steering_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1168,7 +1451,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1178,10 +1463,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_sticky_client_steering_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_ap_sticky_client_steering_settings",
+        support::same_json(&out, &expect, "delete_ap_sticky_client_steering_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_ap_sticky_client_steering_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1194,7 +1480,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApUsbPortSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1204,7 +1492,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_usb_port_settings");
-        support::same_json(&out, "{}", "get_ap_usb_port_settings");
+        support::same_json(&out, &expect, "get_ap_usb_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApUsbPortSettings as
+            support::Sample > ::sample(),
+            "get_ap_usb_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1214,9 +1507,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApUsbPortSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1225,15 +1522,16 @@ async fn network_wireless_aps() {
             .update_ap_usb_port_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApUsbPortSettings::new(),
+                &<ruckus_one::network::wireless_aps::ApUsbPortSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_usb_port_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_usb_port_settings",
+        support::same_json(&out, &expect, "update_ap_usb_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ap_usb_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1246,7 +1544,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApPictures as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1256,29 +1556,40 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_picture");
-        support::same_json(&out, "{}", "get_ap_picture");
+        support::same_json(&out, &expect, "get_ap_picture");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApPictures as support::Sample >
+            ::sample(), "get_ap_picture: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/pictures",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("multipart/form-data"),
             query: &[],
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_aps()
             .update_ap_picture("venueId 1/x", "serialNumber 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
             .expect("update_ap_picture");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_picture");
+        support::same_json(&out, &expect, "update_ap_picture");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_picture: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1290,7 +1601,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1300,7 +1613,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_picture");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_ap_picture");
+        support::same_json(&out, &expect, "delete_ap_picture");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_ap_picture: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1312,7 +1629,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApCapabilities as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1322,7 +1641,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_capabilities");
-        support::same_json(&out, "{}", "get_ap_capabilities");
+        support::same_json(&out, &expect, "get_ap_capabilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApCapabilities as support::Sample >
+            ::sample(), "get_ap_capabilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1334,7 +1657,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"dhcpApRole\":null,\"serialNumber\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApDhcpSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1344,10 +1669,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_dhcp_settings");
-        support::same_json(
-            &out,
-            "{\"dhcpApRole\":null,\"serialNumber\":\"sample\"}",
-            "get_ap_dhcp_settings",
+        support::same_json(&out, &expect, "get_ap_dhcp_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApDhcpSettings as support::Sample >
+            ::sample(), "get_ap_dhcp_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1360,7 +1685,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApLogs as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1370,7 +1697,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_logs");
-        support::same_json(&out, "{}", "get_ap_logs");
+        support::same_json(&out, &expect, "get_ap_logs");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApLogs as support::Sample >
+            ::sample(), "get_ap_logs: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1382,7 +1713,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApPackets as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1392,7 +1725,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_packets");
-        support::same_json(&out, "{}", "get_ap_packets");
+        support::same_json(&out, &expect, "get_ap_packets");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApPackets as support::Sample >
+            ::sample(), "get_ap_packets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1404,7 +1741,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiAvailableChannels as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1414,7 +1753,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_available_channels");
-        support::same_json(&out, "{}", "get_ap_wifi_available_channels");
+        support::same_json(&out, &expect, "get_ap_wifi_available_channels");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiAvailableChannels as
+            support::Sample > ::sample(),
+            "get_ap_wifi_available_channels: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1426,7 +1770,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiAvailableChannelsV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1436,7 +1782,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_available_channels_v1");
-        support::same_json(&out, "{}", "get_ap_wifi_available_channels_v1");
+        support::same_json(&out, &expect, "get_ap_wifi_available_channels_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiAvailableChannelsV1 as
+            support::Sample > ::sample(),
+            "get_ap_wifi_available_channels_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1448,7 +1799,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiDhcpClientLeases as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1458,7 +1811,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_dhcp_client_leases");
-        support::same_json(&out, "{}", "get_ap_wifi_dhcp_client_leases");
+        support::same_json(&out, &expect, "get_ap_wifi_dhcp_client_leases");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiDhcpClientLeases as
+            support::Sample > ::sample(),
+            "get_ap_wifi_dhcp_client_leases: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1470,7 +1828,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1480,7 +1840,12 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_wifi_dhcp_pool_usages");
-        support::same_json(&out, "{}", "get_ap_wifi_dhcp_pool_usages");
+        support::same_json(&out, &expect, "get_ap_wifi_dhcp_pool_usages");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as
+            support::Sample > ::sample(),
+            "get_ap_wifi_dhcp_pool_usages: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1490,9 +1855,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"status\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApClient as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1502,12 +1871,16 @@ async fn network_wireless_aps() {
                 "venueId 1/x",
                 "serialNumber 1/x",
                 "clientMacAddress 1/x",
-                &ruckus_one::network::wireless_aps::ApClient::new(),
+                &<ruckus_one::network::wireless_aps::ApClient as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_ap_client");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_client");
+        support::same_json(&out, &expect, "patch_ap_client");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ap_client: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1517,9 +1890,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"type\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApDiagnosisCommand as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApDiagnosisCommandResponseOperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1528,12 +1905,18 @@ async fn network_wireless_aps() {
             .patch_ap_diagnosis_commands(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApDiagnosisCommand::new(),
+                &<ruckus_one::network::wireless_aps::ApDiagnosisCommand as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_ap_diagnosis_commands");
-        support::same_json(&out, "{}", "patch_ap_diagnosis_commands");
+        support::same_json(&out, &expect, "patch_ap_diagnosis_commands");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_aps::ApDiagnosisCommandResponseOperationResponse
+            as support::Sample > ::sample(),
+            "patch_ap_diagnosis_commands: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1543,9 +1926,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"status\":null,\"type\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApNeighbors as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1554,12 +1941,16 @@ async fn network_wireless_aps() {
             .patch_ap_neighbors(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApNeighbors::new(),
+                &<ruckus_one::network::wireless_aps::ApNeighbors as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_ap_neighbors");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_neighbors");
+        support::same_json(&out, &expect, "patch_ap_neighbors");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ap_neighbors: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1569,9 +1960,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApPacketAction as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1580,12 +1975,16 @@ async fn network_wireless_aps() {
             .patch_ap_packets(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApPacketAction::new(),
+                &<ruckus_one::network::wireless_aps::ApPacketAction as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_ap_packets");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_packets");
+        support::same_json(&out, &expect, "patch_ap_packets");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_ap_packets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1595,9 +1994,11 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"type\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApSystemCommand as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1606,12 +2007,16 @@ async fn network_wireless_aps() {
             .patch_ap_system_commands(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApSystemCommand::new(),
+                &<ruckus_one::network::wireless_aps::ApSystemCommand as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_ap_system_commands");
-        support::same_json(&out, "{\"sample\":true}", "patch_ap_system_commands");
+        support::same_json(&out, &expect, "patch_ap_system_commands");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_ap_system_commands: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1621,9 +2026,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApNeighborPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1632,12 +2041,16 @@ async fn network_wireless_aps() {
             .query_ap_neighbors(
                 "venueId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_ap_neighbors");
-        support::same_json(&out, "{}", "query_ap_neighbors");
+        support::same_json(&out, &expect, "query_ap_neighbors");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApNeighborPage as support::Sample >
+            ::sample(), "query_ap_neighbors: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1649,7 +2062,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1663,10 +2078,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_snmp_agent_profile_to_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_snmp_agent_profile_to_ap",
+        support::same_json(&out, &expect, "add_snmp_agent_profile_to_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_snmp_agent_profile_to_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1679,7 +2095,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1693,10 +2111,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_snmp_agent_profile_from_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_snmp_agent_profile_from_ap",
+        support::same_json(&out, &expect, "remove_snmp_agent_profile_from_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_snmp_agent_profile_from_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1709,7 +2128,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1723,10 +2144,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_iot_controller_to_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_iot_controller_to_ap",
+        support::same_json(&out, &expect, "add_iot_controller_to_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "add_iot_controller_to_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1739,7 +2160,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1753,10 +2176,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_iot_controller_from_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_iot_controller_from_ap",
+        support::same_json(&out, &expect, "remove_iot_controller_from_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_iot_controller_from_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1769,7 +2193,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1784,10 +2210,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_client_isolation_profile_to_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_client_isolation_profile_to_ap_lan_port",
+        support::same_json(&out, &expect, "add_client_isolation_profile_to_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_client_isolation_profile_to_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1800,7 +2227,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1817,8 +2246,13 @@ async fn network_wireless_aps() {
             .expect("remove_client_isolation_profile_from_ap_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_client_isolation_profile_from_ap_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_client_isolation_profile_from_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1826,12 +2260,14 @@ async fn network_wireless_aps() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/lanPorts/portId%201%2Fx/softGreProfiles/id%201%2Fx",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1843,13 +2279,15 @@ async fn network_wireless_aps() {
                 "portId 1/x",
                 "id 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("add_soft_gre_profile_to_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_soft_gre_profile_to_ap_lan_port",
+        support::same_json(&out, &expect, "add_soft_gre_profile_to_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_soft_gre_profile_to_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1862,7 +2300,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1877,10 +2317,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_soft_gre_profile_from_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_soft_gre_profile_from_ap_lan_port",
+        support::same_json(&out, &expect, "remove_soft_gre_profile_from_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_soft_gre_profile_from_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1893,7 +2334,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1908,10 +2351,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_ethernet_port_profile_to_ap_lan_port");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_ethernet_port_profile_to_ap_lan_port",
+        support::same_json(&out, &expect, "add_ethernet_port_profile_to_ap_lan_port");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_ethernet_port_profile_to_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1924,7 +2368,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1941,8 +2387,13 @@ async fn network_wireless_aps() {
             .expect("remove_ethernet_port_profile_from_ap_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_ethernet_port_profile_from_ap_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_ethernet_port_profile_from_ap_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1955,7 +2406,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1969,10 +2422,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_multicast_dns_proxy_profile_to_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_multicast_dns_proxy_profile_to_ap",
+        support::same_json(&out, &expect, "add_multicast_dns_proxy_profile_to_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_multicast_dns_proxy_profile_to_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1985,7 +2439,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1999,10 +2455,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_multicast_dns_proxy_profile_from_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_multicast_dns_proxy_profile_from_ap",
+        support::same_json(&out, &expect, "remove_multicast_dns_proxy_profile_from_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_multicast_dns_proxy_profile_from_ap: decoded value differs from the sample"
         );
     }
     {
@@ -2015,7 +2472,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApFloorPosition as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2025,7 +2484,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("get_ap_floor_position");
-        support::same_json(&out, "{}", "get_ap_floor_position");
+        support::same_json(&out, &expect, "get_ap_floor_position");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApFloorPosition as support::Sample
+            > ::sample(), "get_ap_floor_position: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2035,9 +2498,13 @@ async fn network_wireless_aps() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApFloorPosition as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2047,15 +2514,15 @@ async fn network_wireless_aps() {
                 "venueId 1/x",
                 "floorplanId 1/x",
                 "serialNumber 1/x",
-                &ruckus_one::network::wireless_aps::ApFloorPosition::new(),
+                &<ruckus_one::network::wireless_aps::ApFloorPosition as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ap_floor_position");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ap_floor_position",
+        support::same_json(&out, &expect, "update_ap_floor_position");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_ap_floor_position: decoded value differs from the sample"
         );
     }
     {
@@ -2068,7 +2535,9 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2082,10 +2551,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_floor_position");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_ap_floor_position",
+        support::same_json(&out, &expect, "delete_ap_floor_position");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_ap_floor_position: decoded value differs from the sample"
         );
     }
 }

@@ -17,7 +17,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -27,29 +27,38 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_networks");
-        support::same_json(&out, "{\"sample\":true}", "list_networks");
+        support::same_json(&out, &expect, "list_networks");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_networks: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/networks",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_network()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_network");
-        support::same_json(&out, "{\"sample\":true}", "create_network");
+        support::same_json(&out, &expect, "create_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -61,7 +70,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -71,7 +80,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_networks");
-        support::same_json(&out, "{\"sample\":true}", "delete_networks");
+        support::same_json(&out, &expect, "delete_networks");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_networks: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -83,7 +96,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,29 +106,38 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_network");
-        support::same_json(&out, "{\"sample\":true}", "get_network");
+        support::same_json(&out, &expect, "get_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/networks/networkId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .update_network("networkId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_network");
-        support::same_json(&out, "{\"sample\":true}", "update_network");
+        support::same_json(&out, &expect, "update_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -127,7 +149,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -137,7 +159,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_network");
-        support::same_json(&out, "{\"sample\":true}", "delete_network");
+        support::same_json(&out, &expect, "delete_network");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -147,23 +173,29 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"type\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_wifi_network(
-                &ruckus_one::network::wireless_networks::WifiNetwork::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_wifi_network");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_wifi_network");
+        support::same_json(&out, &expect, "create_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -173,9 +205,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"type\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -183,14 +219,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_wifi_network(
                 "wifiNetworkId 1/x",
-                &ruckus_one::network::wireless_networks::WifiNetwork::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_wifi_network");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_wifi_network");
+        support::same_json(&out, &expect, "update_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -202,7 +240,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"type\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -212,7 +252,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_wifi_network");
-        support::same_json(&out, "{\"type\":\"sample\"}", "get_wifi_network");
+        support::same_json(&out, &expect, "get_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::WifiNetwork as support::Sample
+            > ::sample(), "get_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -224,7 +268,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -234,7 +280,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_wifi_network");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_wifi_network");
+        support::same_json(&out, &expect, "delete_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_wifi_network: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -244,19 +294,29 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_wifi_networks(&ruckus_one::network::common::QueryRequest::new())
+            .query_wifi_networks(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_wifi_networks");
-        support::same_json(&out, "{}", "query_wifi_networks");
+        support::same_json(&out, &expect, "query_wifi_networks");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_wifi_networks: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -266,68 +326,87 @@ async fn network_wireless_networks() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_network_activation(
-                &ruckus_one::network::wireless_networks::NetworkActivation::new(),
+                &<ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_network_activation");
-        support::same_json(&out, "{\"sample\":true}", "create_network_activation");
+        support::same_json(&out, &expect, "create_network_activation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_network_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/networkActivations/query",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_network_activations()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_network_activations");
-        support::same_json(&out, "{}", "query_network_activations");
+        support::same_json(&out, &expect, "query_network_activations");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(),
+            "query_network_activations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/networkActivations/mappings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_network_activation_mappings()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_network_activation_mappings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_network_activation_mappings",
+        support::same_json(&out, &expect, "create_network_activation_mappings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_network_activation_mappings: decoded value differs from the sample"
         );
     }
     {
@@ -340,7 +419,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -350,7 +431,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_network_activation");
-        support::same_json(&out, "{}", "get_network_activation");
+        support::same_json(&out, &expect, "get_network_activation");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::NetworkActivation as
+            support::Sample > ::sample(),
+            "get_network_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -360,9 +446,11 @@ async fn network_wireless_networks() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -370,12 +458,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_network_activation(
                 "networkVenueId 1/x",
-                &ruckus_one::network::wireless_networks::NetworkActivation::new(),
+                &<ruckus_one::network::wireless_networks::NetworkActivation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_network_activation");
-        support::same_json(&out, "{\"sample\":true}", "update_network_activation");
+        support::same_json(&out, &expect, "update_network_activation");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_network_activation: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -387,7 +479,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -397,7 +491,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_venue_wifi_network_settings");
-        support::same_json(&out, "{}", "get_venue_wifi_network_settings");
+        support::same_json(&out, &expect, "get_venue_wifi_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as
+            support::Sample > ::sample(),
+            "get_venue_wifi_network_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -407,9 +506,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -418,15 +521,16 @@ async fn network_wireless_networks() {
             .update_venue_wifi_network_settings(
                 "venueId 1/x",
                 "wifiNetworkId 1/x",
-                &ruckus_one::network::wireless_networks::VenueWifiNetworkSettings::new(),
+                &<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_wifi_network_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_wifi_network_settings",
+        support::same_json(&out, &expect, "update_venue_wifi_network_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_wifi_network_settings: decoded value differs from the sample"
         );
     }
     {
@@ -434,25 +538,33 @@ async fn network_wireless_networks() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .activate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
+            .body(
+                &<ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("activate_wifi_network_on_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "activate_wifi_network_on_venue",
+        support::same_json(&out, &expect, "activate_wifi_network_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "activate_wifi_network_on_venue: decoded value differs from the sample"
         );
     }
     {
@@ -465,7 +577,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -475,10 +589,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("deactivate_wifi_network_on_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "deactivate_wifi_network_on_venue",
+        support::same_json(&out, &expect, "deactivate_wifi_network_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "deactivate_wifi_network_on_venue: decoded value differs from the sample"
         );
     }
     {
@@ -489,21 +604,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::NetworkCompatibilityPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_wifi_network_ap_compatibilities(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_wifi_network_ap_compatibilities");
-        support::same_json(&out, "{}", "query_wifi_network_ap_compatibilities");
+        support::same_json(&out, &expect, "query_wifi_network_ap_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::NetworkCompatibilityPage as
+            support::Sample > ::sample(),
+            "query_wifi_network_ap_compatibilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -513,19 +637,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::WifiFeatureSetPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_wifi_feature_sets(&ruckus_one::network::common::QueryRequest::new())
+            .query_wifi_feature_sets(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_wifi_feature_sets");
-        support::same_json(&out, "{}", "query_wifi_feature_sets");
+        support::same_json(&out, &expect, "query_wifi_feature_sets");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::WifiFeatureSetPage as
+            support::Sample > ::sample(),
+            "query_wifi_feature_sets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -537,7 +672,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -547,7 +682,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_network_qos_map_sets");
-        support::same_json(&out, "{\"sample\":true}", "list_network_qos_map_sets");
+        support::same_json(&out, &expect, "list_network_qos_map_sets");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_network_qos_map_sets: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -559,7 +698,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -569,7 +708,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_network_wispr_providers");
-        support::same_json(&out, "{\"sample\":true}", "list_network_wispr_providers");
+        support::same_json(&out, &expect, "list_network_wispr_providers");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_network_wispr_providers: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -582,7 +725,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -595,7 +738,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("import_network_guest_users");
-        support::same_json(&out, "{\"sample\":true}", "import_network_guest_users");
+        support::same_json(&out, &expect, "import_network_guest_users");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "import_network_guest_users: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -608,7 +755,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -618,7 +765,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_guest_users_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_guest_users_legacy");
+        support::same_json(&out, &expect, "list_guest_users_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_guest_users_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -626,22 +777,27 @@ async fn network_wireless_networks() {
             method: "POST",
             path: "/guestUsers",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_guest_user_legacy()
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_guest_user_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_guest_user_legacy");
+        support::same_json(&out, &expect, "create_guest_user_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -654,7 +810,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -664,7 +820,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_guest_users_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_guest_users_legacy");
+        support::same_json(&out, &expect, "delete_guest_users_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_guest_users_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -677,7 +837,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -687,7 +849,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_guest_user_legacy");
-        support::same_json(&out, "{}", "get_guest_user_legacy");
+        support::same_json(&out, &expect, "get_guest_user_legacy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::GuestUser as support::Sample >
+            ::sample(), "get_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -695,22 +861,27 @@ async fn network_wireless_networks() {
             method: "PATCH",
             path: "/guestUsers/guestUserId%201%2Fx",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .patch_guest_user_legacy("guestUserId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_guest_user_legacy");
-        support::same_json(&out, "{\"sample\":true}", "patch_guest_user_legacy");
+        support::same_json(&out, &expect, "patch_guest_user_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     #[allow(deprecated)]
     {
@@ -723,7 +894,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -733,7 +904,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_guest_user_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_guest_user_legacy");
+        support::same_json(&out, &expect, "delete_guest_user_legacy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_guest_user_legacy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -748,9 +923,13 @@ async fn network_wireless_networks() {
                 ("maxDevices", "1"),
             ],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::CreateWifiNetworkGuestUserResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -766,12 +945,18 @@ async fn network_wireless_networks() {
                     "Minute",
                 ),
                 1,
-                &ruckus_one::network::wireless_networks::GuestUser::new(),
+                &<ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_wifi_network_guest_user");
-        support::same_json(&out, "{\"sample\":true}", "create_wifi_network_guest_user");
+        support::same_json(&out, &expect, "create_wifi_network_guest_user");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_networks::CreateWifiNetworkGuestUserResponse as
+            support::Sample > ::sample(),
+            "create_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -781,9 +966,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"action\":\"passwordValidation\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::GuestUserAction as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -791,16 +980,17 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .patch_wifi_network_guest_users(
                 "wifiNetworkId 1/x",
-                &ruckus_one::network::wireless_networks::GuestUserAction::new(
-                    ruckus_one::network::wireless_networks::GuestUserActionAction::from(
-                        "passwordValidation",
-                    ),
-                ),
+                &<ruckus_one::network::wireless_networks::GuestUserAction as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_wifi_network_guest_users");
-        support::same_json(&out, "{}", "patch_wifi_network_guest_users");
+        support::same_json(&out, &expect, "patch_wifi_network_guest_users");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "patch_wifi_network_guest_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -812,7 +1002,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::GuestUser as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -822,7 +1014,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_wifi_network_guest_user");
-        support::same_json(&out, "{}", "get_wifi_network_guest_user");
+        support::same_json(&out, &expect, "get_wifi_network_guest_user");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::GuestUser as support::Sample >
+            ::sample(),
+            "get_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -832,9 +1029,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::GuestUserUpdate as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::OperationResponseGuestUserWithoutId as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -843,12 +1044,18 @@ async fn network_wireless_networks() {
             .patch_wifi_network_guest_user(
                 "wifiNetworkId 1/x",
                 "guestUserId 1/x",
-                &ruckus_one::network::wireless_networks::GuestUserUpdate::new(),
+                &<ruckus_one::network::wireless_networks::GuestUserUpdate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_wifi_network_guest_user");
-        support::same_json(&out, "{}", "patch_wifi_network_guest_user");
+        support::same_json(&out, &expect, "patch_wifi_network_guest_user");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_networks::OperationResponseGuestUserWithoutId
+            as support::Sample > ::sample(),
+            "patch_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -860,7 +1067,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -870,7 +1079,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_wifi_network_guest_user");
-        support::same_json(&out, "{}", "delete_wifi_network_guest_user");
+        support::same_json(&out, &expect, "delete_wifi_network_guest_user");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "delete_wifi_network_guest_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -880,19 +1094,31 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::QueryResponseGuestUserQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_guest_users(&ruckus_one::network::common::QueryRequest::new())
+            .query_guest_users(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_guest_users");
-        support::same_json(&out, "{}", "query_guest_users");
+        support::same_json(&out, &expect, "query_guest_users");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_networks::QueryResponseGuestUserQueryData as
+            support::Sample > ::sample(),
+            "query_guest_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -902,29 +1128,42 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::QueryResponseGuest as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
-            .query_guest_users_v1(&ruckus_one::network::common::QueryRequest::new())
+            .query_guest_users_v1(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_guest_users_v1");
-        support::same_json(&out, "{}", "query_guest_users_v1");
+        support::same_json(&out, &expect, "query_guest_users_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::QueryResponseGuest as
+            support::Sample > ::sample(),
+            "query_guest_users_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/guestUsers/query/csvFiles",
             accept: "text/csv",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
@@ -933,6 +1172,9 @@ async fn network_wireless_networks() {
             .network()
             .wireless_networks()
             .export_guest_users_csv()
+            .body(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("export_guest_users_csv");
@@ -948,7 +1190,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -958,7 +1200,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_portal_service_profiles");
-        support::same_json(&out, "{\"sample\":true}", "list_portal_service_profiles");
+        support::same_json(&out, &expect, "list_portal_service_profiles");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -968,21 +1214,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EntityIdOperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_portal_service_profile(
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_portal_service_profile");
-        support::same_json(&out, "{}", "create_portal_service_profile");
+        support::same_json(&out, &expect, "create_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::EntityIdOperationResponse as
+            support::Sample > ::sample(),
+            "create_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -992,21 +1247,31 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::OperationResponsePortalServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_portal_service_profile_v1(
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_portal_service_profile_v1");
-        support::same_json(&out, "{}", "create_portal_service_profile_v1");
+        support::same_json(&out, &expect, "create_portal_service_profile_v1");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_networks::OperationResponsePortalServiceProfile
+            as support::Sample > ::sample(),
+            "create_portal_service_profile_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1018,7 +1283,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1028,7 +1293,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_portal_service_profiles");
-        support::same_json(&out, "{\"sample\":true}", "delete_portal_service_profiles");
+        support::same_json(&out, &expect, "delete_portal_service_profiles");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1038,21 +1307,31 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::QueryResponsePortalServiceProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_portal_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_portal_service_profiles");
-        support::same_json(&out, "{}", "query_portal_service_profiles");
+        support::same_json(&out, &expect, "query_portal_service_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_networks::QueryResponsePortalServiceProfileQueryData
+            as support::Sample > ::sample(),
+            "query_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1064,7 +1343,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1074,7 +1355,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_portal_service_profile");
-        support::same_json(&out, "{}", "get_portal_service_profile");
+        support::same_json(&out, &expect, "get_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::PortalServiceProfile as
+            support::Sample > ::sample(),
+            "get_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1084,9 +1370,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1094,15 +1384,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile",
+        support::same_json(&out, &expect, "update_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1115,7 +1406,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1125,10 +1418,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_portal_service_profile",
+        support::same_json(&out, &expect, "delete_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1139,9 +1433,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1149,17 +1447,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_powered_image");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile_powered_image",
+        support::same_json(&out, &expect, "update_portal_service_profile_powered_image");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_powered_image: decoded value differs from the sample"
         );
     }
     {
@@ -1170,9 +1467,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1180,17 +1481,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_photo");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile_photo",
+        support::same_json(&out, &expect, "update_portal_service_profile_photo");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_photo: decoded value differs from the sample"
         );
     }
     {
@@ -1201,9 +1501,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1211,17 +1515,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_logo");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_portal_service_profile_logo",
+        support::same_json(&out, &expect, "update_portal_service_profile_logo");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_logo: decoded value differs from the sample"
         );
     }
     {
@@ -1232,9 +1535,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1242,17 +1549,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_portal_service_profile_background_image");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_portal_service_profile_background_image",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_portal_service_profile_background_image: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1266,7 +1576,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1276,10 +1586,10 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_portal_service_profile_tags");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_portal_service_profile_tags",
+        support::same_json(&out, &expect, "list_portal_service_profile_tags");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_portal_service_profile_tags: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1293,7 +1603,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1303,10 +1613,10 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_portal_service_profile_networks");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_portal_service_profile_networks",
+        support::same_json(&out, &expect, "list_portal_service_profile_networks");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_portal_service_profile_networks: decoded value differs from the sample"
         );
     }
     {
@@ -1317,21 +1627,31 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::QueryResponsePortalServiceProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .query_template_portal_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_portal_service_profiles");
-        support::same_json(&out, "{}", "query_template_portal_service_profiles");
+        support::same_json(&out, &expect, "query_template_portal_service_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_networks::QueryResponsePortalServiceProfileQueryData
+            as support::Sample > ::sample(),
+            "query_template_portal_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1341,21 +1661,30 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 201u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_networks()
             .create_template_portal_service_profile(
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_portal_service_profile");
-        support::same_json(&out, "{}", "create_template_portal_service_profile");
+        support::same_json(&out, &expect, "create_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
+            "create_template_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1367,7 +1696,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1377,7 +1708,12 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("get_template_portal_service_profile");
-        support::same_json(&out, "{}", "get_template_portal_service_profile");
+        support::same_json(&out, &expect, "get_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::PortalServiceProfile as
+            support::Sample > ::sample(),
+            "get_template_portal_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1387,9 +1723,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1397,15 +1737,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_template_portal_service_profile",
+        support::same_json(&out, &expect, "update_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1418,7 +1759,9 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1428,10 +1771,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_template_portal_service_profile",
+        support::same_json(&out, &expect, "delete_template_portal_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_template_portal_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1442,9 +1786,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1452,17 +1800,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_powered_image");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_template_portal_service_profile_powered_image",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_powered_image: decoded value differs from the sample"
         );
     }
     {
@@ -1473,9 +1824,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1483,17 +1838,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_photo");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_template_portal_service_profile_photo",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_photo: decoded value differs from the sample"
         );
     }
     {
@@ -1504,9 +1862,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1514,17 +1876,16 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_logo");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_template_portal_service_profile_logo",
+        support::same_json(&out, &expect, "update_template_portal_service_profile_logo");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_logo: decoded value differs from the sample"
         );
     }
     {
@@ -1535,9 +1896,13 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"image\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1545,17 +1910,20 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_template_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_networks::PortalServiceProfileImage as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_background_image");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_template_portal_service_profile_background_image",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_portal_service_profile_background_image: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1569,7 +1937,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1579,10 +1947,10 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("list_template_portal_service_profile_tags");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_template_portal_service_profile_tags",
+        support::same_json(&out, &expect, "list_template_portal_service_profile_tags");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_template_portal_service_profile_tags: decoded value differs from the sample"
         );
     }
     #[allow(deprecated)]
@@ -1596,7 +1964,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1608,8 +1976,12 @@ async fn network_wireless_networks() {
             .expect("list_template_portal_service_profile_networks");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "list_template_portal_service_profile_networks",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_template_portal_service_profile_networks: decoded value differs from the sample"
         );
     }
 }

@@ -15,21 +15,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseAccessControlProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_access_control_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_access_control_profiles");
-        support::same_json(&out, "{}", "query_access_control_profiles");
+        support::same_json(&out, &expect, "query_access_control_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseAccessControlProfileQueryData
+            as support::Sample > ::sample(),
+            "query_access_control_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -41,7 +51,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::AccessControlProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -51,7 +63,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_access_control_profile");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_access_control_profile");
+        support::same_json(&out, &expect, "get_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::AccessControlProfile as
+            support::Sample > ::sample(),
+            "get_access_control_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -63,7 +80,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::AccessControlProfileV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -73,10 +92,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_access_control_profile_v1");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\"}",
-            "get_access_control_profile_v1",
+        support::same_json(&out, &expect, "get_access_control_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::AccessControlProfileV1 as
+            support::Sample > ::sample(),
+            "get_access_control_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -87,9 +107,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::AccessControlProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -97,17 +121,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_access_control_profile(
                 "accessControlProfileId 1/x",
-                &ruckus_one::network::wireless_policies::AccessControlProfile::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::AccessControlProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_access_control_profile",
+        support::same_json(&out, &expect, "update_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -118,9 +141,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::AccessControlProfileV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -128,17 +155,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_access_control_profile_v1(
                 "accessControlProfileId 1/x",
-                &ruckus_one::network::wireless_policies::AccessControlProfileV1::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::AccessControlProfileV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_access_control_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_access_control_profile_v1",
+        support::same_json(&out, &expect, "update_access_control_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_access_control_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -151,7 +177,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -161,10 +189,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_access_control_profile",
+        support::same_json(&out, &expect, "delete_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -177,7 +206,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -192,8 +223,13 @@ async fn network_wireless_policies() {
             .expect("add_application_policy_to_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_application_policy_to_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_application_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -206,7 +242,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -221,8 +259,13 @@ async fn network_wireless_policies() {
             .expect("remove_application_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_application_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_application_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -235,7 +278,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -248,10 +293,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_device_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_device_policy_to_access_control_profile",
+        support::same_json(&out, &expect, "add_device_policy_to_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_device_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -264,7 +310,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -279,8 +327,13 @@ async fn network_wireless_policies() {
             .expect("remove_device_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_device_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_device_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -293,7 +346,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -306,10 +361,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l2_acl_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_l2_acl_policy_to_access_control_profile",
+        support::same_json(&out, &expect, "add_l2_acl_policy_to_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_l2_acl_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -322,7 +378,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -337,8 +395,13 @@ async fn network_wireless_policies() {
             .expect("remove_l2_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_l2_acl_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_l2_acl_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -351,7 +414,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -364,10 +429,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l3_acl_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_l3_acl_policy_to_access_control_profile",
+        support::same_json(&out, &expect, "add_l3_acl_policy_to_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_l3_acl_policy_to_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -380,7 +446,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -395,8 +463,13 @@ async fn network_wireless_policies() {
             .expect("remove_l3_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_l3_acl_policy_from_access_control_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_l3_acl_policy_from_access_control_profile: decoded value differs from the sample"
         );
     }
     {
@@ -407,26 +480,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::ApplicationPolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_application_policy(
-                &ruckus_one::network::wireless_policies::ApplicationPolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::ApplicationPolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_application_policy");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_application_policy",
+        support::same_json(&out, &expect, "create_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -437,26 +513,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::ApplicationPolicyV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_application_policy_v1(
-                &ruckus_one::network::wireless_policies::ApplicationPolicyV1::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::ApplicationPolicyV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_application_policy_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_application_policy_v1",
+        support::same_json(&out, &expect, "create_application_policy_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_application_policy_v1: decoded value differs from the sample"
         );
     }
     {
@@ -469,7 +548,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -479,7 +558,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_application_policies");
+        support::same_json(&out, &expect, "list_application_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_application_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -489,21 +572,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseApplicationPolicyQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_application_policies(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_application_policies");
-        support::same_json(&out, "{}", "query_application_policies");
+        support::same_json(&out, &expect, "query_application_policies");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseApplicationPolicyQueryData
+            as support::Sample > ::sample(),
+            "query_application_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -515,7 +608,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::ApplicationPolicy as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -525,7 +620,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_policy");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_application_policy");
+        support::same_json(&out, &expect, "get_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::ApplicationPolicy as
+            support::Sample > ::sample(),
+            "get_application_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -537,7 +637,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::ApplicationPolicyV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -547,7 +649,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_policy_v1");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_application_policy_v1");
+        support::same_json(&out, &expect, "get_application_policy_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::ApplicationPolicyV1 as
+            support::Sample > ::sample(),
+            "get_application_policy_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -557,9 +664,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::ApplicationPolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -567,17 +678,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_application_policy(
                 "applicationPolicyId 1/x",
-                &ruckus_one::network::wireless_policies::ApplicationPolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::ApplicationPolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_application_policy");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_application_policy",
+        support::same_json(&out, &expect, "update_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -588,9 +698,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::ApplicationPolicyV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -598,17 +712,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_application_policy_v1(
                 "applicationPolicyId 1/x",
-                &ruckus_one::network::wireless_policies::ApplicationPolicyV1::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::ApplicationPolicyV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_application_policy_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_application_policy_v1",
+        support::same_json(&out, &expect, "update_application_policy_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_application_policy_v1: decoded value differs from the sample"
         );
     }
     {
@@ -621,7 +734,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -631,10 +746,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_application_policy");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_application_policy",
+        support::same_json(&out, &expect, "delete_application_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -645,23 +761,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::DevicePolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_device_policy(
-                &ruckus_one::network::wireless_policies::DevicePolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DevicePolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_device_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_device_policy");
+        support::same_json(&out, &expect, "create_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -671,26 +793,28 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::DevicePolicyV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_device_policy_v1(
-                &ruckus_one::network::wireless_policies::DevicePolicyV1::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DevicePolicyV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_device_policy_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_device_policy_v1",
+        support::same_json(&out, &expect, "create_device_policy_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_device_policy_v1: decoded value differs from the sample"
         );
     }
     {
@@ -703,7 +827,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -713,7 +837,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_device_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_device_policies");
+        support::same_json(&out, &expect, "list_device_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_device_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -723,19 +851,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseDevicePolicyQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_device_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_device_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_device_policies");
-        support::same_json(&out, "{}", "query_device_policies");
+        support::same_json(&out, &expect, "query_device_policies");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseDevicePolicyQueryData as
+            support::Sample > ::sample(),
+            "query_device_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -747,7 +887,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::DevicePolicy as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -757,7 +899,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_device_policy");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_device_policy");
+        support::same_json(&out, &expect, "get_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::DevicePolicy as
+            support::Sample > ::sample(),
+            "get_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -769,7 +916,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::DevicePolicyV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -779,7 +928,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_device_policy_v1");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_device_policy_v1");
+        support::same_json(&out, &expect, "get_device_policy_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::DevicePolicyV1 as
+            support::Sample > ::sample(),
+            "get_device_policy_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -789,9 +943,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::DevicePolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -799,14 +957,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_device_policy(
                 "devicePolicyId 1/x",
-                &ruckus_one::network::wireless_policies::DevicePolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DevicePolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_device_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_device_policy");
+        support::same_json(&out, &expect, "update_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -816,9 +976,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::DevicePolicyV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -826,17 +990,15 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_device_policy_v1(
                 "devicePolicyId 1/x",
-                &ruckus_one::network::wireless_policies::DevicePolicyV1::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DevicePolicyV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_device_policy_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_device_policy_v1",
+        support::same_json(&out, &expect, "update_device_policy_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_device_policy_v1: decoded value differs from the sample"
         );
     }
     {
@@ -849,7 +1011,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -859,7 +1023,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_device_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_device_policy");
+        support::same_json(&out, &expect, "delete_device_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_device_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -869,24 +1037,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::L2AclPolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_l2_acl_policy(
-                &ruckus_one::network::wireless_policies::L2AclPolicy::new(
-                    vec!["sample".to_owned()],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::L2AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_l2_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_l2_acl_policy");
+        support::same_json(&out, &expect, "create_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -898,7 +1071,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -908,7 +1081,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_l2_acl_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_l2_acl_policies");
+        support::same_json(&out, &expect, "list_l2_acl_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_l2_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -918,19 +1095,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseL2AclPolicyQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_l2_acl_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_l2_acl_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_l2_acl_policies");
-        support::same_json(&out, "{}", "query_l2_acl_policies");
+        support::same_json(&out, &expect, "query_l2_acl_policies");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseL2AclPolicyQueryData as
+            support::Sample > ::sample(),
+            "query_l2_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -942,7 +1131,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::L2AclPolicy as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -952,10 +1143,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_l2_acl_policy");
-        support::same_json(
-            &out,
-            "{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}",
-            "get_l2_acl_policy",
+        support::same_json(&out, &expect, "get_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::L2AclPolicy as support::Sample
+            > ::sample(), "get_l2_acl_policy: decoded value differs from the sample"
         );
     }
     {
@@ -966,9 +1157,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"macAddresses\":[\"sample\"],\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::L2AclPolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -976,15 +1171,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_l2_acl_policy(
                 "l2AclPolicyId 1/x",
-                &ruckus_one::network::wireless_policies::L2AclPolicy::new(
-                    vec!["sample".to_owned()],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::L2AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_l2_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_l2_acl_policy");
+        support::same_json(&out, &expect, "update_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -996,7 +1192,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1006,7 +1204,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l2_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_l2_acl_policy");
+        support::same_json(&out, &expect, "delete_l2_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_l2_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1016,23 +1218,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::L3AclPolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_l3_acl_policy(
-                &ruckus_one::network::wireless_policies::L3AclPolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::L3AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_l3_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_l3_acl_policy");
+        support::same_json(&out, &expect, "create_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1044,7 +1252,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1054,7 +1262,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_l3_acl_policies");
-        support::same_json(&out, "{\"sample\":true}", "list_l3_acl_policies");
+        support::same_json(&out, &expect, "list_l3_acl_policies");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_l3_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1064,19 +1276,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseL3AclPolicyQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_l3_acl_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_l3_acl_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_l3_acl_policies");
-        support::same_json(&out, "{}", "query_l3_acl_policies");
+        support::same_json(&out, &expect, "query_l3_acl_policies");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseL3AclPolicyQueryData as
+            support::Sample > ::sample(),
+            "query_l3_acl_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1088,7 +1312,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::L3AclPolicy as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1098,7 +1324,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_l3_acl_policy");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_l3_acl_policy");
+        support::same_json(&out, &expect, "get_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::L3AclPolicy as support::Sample
+            > ::sample(), "get_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1108,9 +1338,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::L3AclPolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1118,14 +1352,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_l3_acl_policy(
                 "l3AclPolicyId 1/x",
-                &ruckus_one::network::wireless_policies::L3AclPolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::L3AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_l3_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_l3_acl_policy");
+        support::same_json(&out, &expect, "update_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1137,7 +1373,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1147,7 +1385,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l3_acl_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_l3_acl_policy");
+        support::same_json(&out, &expect, "delete_l3_acl_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_l3_acl_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1159,7 +1401,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::ApplicationLibraryCategories as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1169,7 +1413,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_library_categories");
-        support::same_json(&out, "{}", "list_application_library_categories");
+        support::same_json(&out, &expect, "list_application_library_categories");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::ApplicationLibraryCategories
+            as support::Sample > ::sample(),
+            "list_application_library_categories: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1181,7 +1430,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::ApplicationLibraryApplications as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1194,7 +1445,16 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("list_application_library_category_applications");
-        support::same_json(&out, "{}", "list_application_library_category_applications");
+        support::same_json(
+            &out,
+            &expect,
+            "list_application_library_category_applications",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::ApplicationLibraryApplications
+            as support::Sample > ::sample(),
+            "list_application_library_category_applications: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1206,7 +1466,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::ApplicationLibrarySettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1216,7 +1478,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_application_library_settings");
-        support::same_json(&out, "{}", "get_application_library_settings");
+        support::same_json(&out, &expect, "get_application_library_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::ApplicationLibrarySettings as
+            support::Sample > ::sample(),
+            "get_application_library_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1226,24 +1493,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::ApplicationLibrarySettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .patch_application_library_settings(
-                &ruckus_one::network::wireless_policies::ApplicationLibrarySettings::new(),
+                &<ruckus_one::network::wireless_policies::ApplicationLibrarySettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_application_library_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_application_library_settings",
+        support::same_json(&out, &expect, "patch_application_library_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_application_library_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1255,31 +1527,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::ClientIsolationProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_client_isolation_profile(
-                &ruckus_one::network::wireless_policies::ClientIsolationProfile::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::ClientIsolationAllowlistEntry::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::ClientIsolationProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_client_isolation_profile",
+        support::same_json(&out, &expect, "create_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1293,7 +1562,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::ClientIsolationProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1304,10 +1573,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
-            "get_client_isolation_profile",
+        support::same_json(&out, &expect, "get_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::ClientIsolationProfile as
+            support::Sample > ::sample(),
+            "get_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1319,10 +1589,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"allowlist\":[{\"mac\":\"sample\"}],\"name\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::ClientIsolationProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1330,21 +1602,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_client_isolation_profile(
                 "clientIsolationProfileId 1/x",
-                &ruckus_one::network::wireless_policies::ClientIsolationProfile::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::ClientIsolationAllowlistEntry::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::ClientIsolationProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_client_isolation_profile",
+        support::same_json(&out, &expect, "update_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1357,7 +1624,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1367,10 +1636,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_client_isolation_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_client_isolation_profile",
+        support::same_json(&out, &expect, "delete_client_isolation_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_client_isolation_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1381,21 +1651,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseClientIsolationProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_client_isolation_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_client_isolation_profiles");
-        support::same_json(&out, "{}", "query_client_isolation_profiles");
+        support::same_json(&out, &expect, "query_client_isolation_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseClientIsolationProfileQueryData
+            as support::Sample > ::sample(),
+            "query_client_isolation_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1406,31 +1686,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::Hotspot20IdentityProvider as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_hotspot20_identity_provider(
-                &ruckus_one::network::wireless_policies::Hotspot20IdentityProvider::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::Hotspot20NaiRealm::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::Hotspot20IdentityProvider as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "create_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1444,7 +1721,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::Hotspot20IdentityProvider as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1455,10 +1732,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
-            "get_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "get_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::Hotspot20IdentityProvider as
+            support::Sample > ::sample(),
+            "get_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1470,10 +1748,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"naiRealms\":[{\"name\":\"sample\"}],\"name\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::Hotspot20IdentityProvider as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1481,21 +1761,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_hotspot20_identity_provider(
                 "hotspot20IdentityProviderId 1/x",
-                &ruckus_one::network::wireless_policies::Hotspot20IdentityProvider::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::Hotspot20NaiRealm::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::Hotspot20IdentityProvider as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "update_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1508,7 +1783,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1518,10 +1795,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_hotspot20_identity_provider",
+        support::same_json(&out, &expect, "delete_hotspot20_identity_provider");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1534,7 +1812,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1549,8 +1829,13 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_radius_server_profile_to_hotspot20_identity_provider",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_radius_server_profile_to_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1563,7 +1848,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1578,8 +1865,13 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_radius_server_profile_from_hotspot20_identity_provider",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_radius_server_profile_from_hotspot20_identity_provider: decoded value differs from the sample"
         );
     }
     {
@@ -1590,21 +1882,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseHotspot20IdentityProviderQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_hotspot20_identity_providers(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_hotspot20_identity_providers");
-        support::same_json(&out, "{}", "query_hotspot20_identity_providers");
+        support::same_json(&out, &expect, "query_hotspot20_identity_providers");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseHotspot20IdentityProviderQueryData
+            as support::Sample > ::sample(),
+            "query_hotspot20_identity_providers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1614,27 +1916,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"domainNames\":[\"sample\"],\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::Hotspot20Operator as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_hotspot20_operator(
-                &ruckus_one::network::wireless_policies::Hotspot20Operator::new(
-                    vec!["sample".to_owned()],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::Hotspot20Operator as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_hotspot20_operator",
+        support::same_json(&out, &expect, "create_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1647,7 +1951,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"domainNames\":[\"sample\"],\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::Hotspot20Operator as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1657,10 +1963,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"domainNames\":[\"sample\"],\"name\":\"sample\"}",
-            "get_hotspot20_operator",
+        support::same_json(&out, &expect, "get_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::Hotspot20Operator as
+            support::Sample > ::sample(),
+            "get_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1671,9 +1978,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"domainNames\":[\"sample\"],\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::Hotspot20Operator as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1681,18 +1992,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_hotspot20_operator(
                 "hotspot20OperatorId 1/x",
-                &ruckus_one::network::wireless_policies::Hotspot20Operator::new(
-                    vec!["sample".to_owned()],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::Hotspot20Operator as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_hotspot20_operator",
+        support::same_json(&out, &expect, "update_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1705,7 +2014,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1715,10 +2026,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_operator");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_hotspot20_operator",
+        support::same_json(&out, &expect, "delete_hotspot20_operator");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_hotspot20_operator: decoded value differs from the sample"
         );
     }
     {
@@ -1729,19 +2041,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseHotspot20OperatorQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_hotspot20_operators(&ruckus_one::network::common::QueryRequest::new())
+            .query_hotspot20_operators(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_hotspot20_operators");
-        support::same_json(&out, "{}", "query_hotspot20_operators");
+        support::same_json(&out, &expect, "query_hotspot20_operators");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseHotspot20OperatorQueryData
+            as support::Sample > ::sample(),
+            "query_hotspot20_operators: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1752,31 +2076,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+                <ruckus_one::network::wireless_policies::LbsServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_lbs_server_profile(
-                &ruckus_one::network::wireless_policies::LbsServerProfile::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    ruckus_one_runtime::Secret::from("sample"),
-                    "sample".to_owned(),
-                    1,
-                ),
+                &<ruckus_one::network::wireless_policies::LbsServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_lbs_server_profile",
+        support::same_json(&out, &expect, "create_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1790,7 +2111,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+                <ruckus_one::network::wireless_policies::LbsServerProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1801,10 +2122,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
-            "get_lbs_server_profile",
+        support::same_json(&out, &expect, "get_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::LbsServerProfile as
+            support::Sample > ::sample(),
+            "get_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1816,10 +2138,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"lbsServerVenueName\":\"sample\",\"name\":\"sample\",\"password\":\"sample\",\"serverAddress\":\"sample\",\"serverPort\":1}",
+                <ruckus_one::network::wireless_policies::LbsServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1827,21 +2151,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_lbs_server_profile(
                 "lbsServerProfileId 1/x",
-                &ruckus_one::network::wireless_policies::LbsServerProfile::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                    ruckus_one_runtime::Secret::from("sample"),
-                    "sample".to_owned(),
-                    1,
-                ),
+                &<ruckus_one::network::wireless_policies::LbsServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_lbs_server_profile",
+        support::same_json(&out, &expect, "update_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1854,7 +2173,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1864,10 +2185,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_lbs_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_lbs_server_profile",
+        support::same_json(&out, &expect, "delete_lbs_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_lbs_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1878,19 +2200,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseLbsServerProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_lbs_server_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_lbs_server_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_lbs_server_profiles");
-        support::same_json(&out, "{}", "query_lbs_server_profiles");
+        support::same_json(&out, &expect, "query_lbs_server_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseLbsServerProfileQueryData
+            as support::Sample > ::sample(),
+            "query_lbs_server_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1900,26 +2234,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"serviceName\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::MulticastDnsProxyProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_multicast_dns_proxy_profile(
-                &ruckus_one::network::wireless_policies::MulticastDnsProxyProfile::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::MulticastDnsProxyProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "create_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1932,7 +2269,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"serviceName\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::MulticastDnsProxyProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1942,10 +2281,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"serviceName\":\"sample\"}",
-            "get_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "get_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::MulticastDnsProxyProfile as
+            support::Sample > ::sample(),
+            "get_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1956,9 +2296,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"serviceName\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::MulticastDnsProxyProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1966,17 +2310,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_multicast_dns_proxy_profile(
                 "multicastDnsProxyProfileId 1/x",
-                &ruckus_one::network::wireless_policies::MulticastDnsProxyProfile::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::MulticastDnsProxyProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "update_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1989,7 +2332,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1999,10 +2344,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_multicast_dns_proxy_profile",
+        support::same_json(&out, &expect, "delete_multicast_dns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_multicast_dns_proxy_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2013,21 +2359,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_multicast_dns_proxy_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_multicast_dns_proxy_profiles");
-        support::same_json(&out, "{}", "query_multicast_dns_proxy_profiles");
+        support::same_json(&out, &expect, "query_multicast_dns_proxy_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfileQueryData
+            as support::Sample > ::sample(),
+            "query_multicast_dns_proxy_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2037,23 +2393,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_rogue_policy(
-                &ruckus_one::network::wireless_policies::RoguePolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_rogue_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_rogue_policy");
+        support::same_json(&out, &expect, "create_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2065,7 +2427,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2075,7 +2439,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_rogue_policy");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_rogue_policy");
+        support::same_json(&out, &expect, "get_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::RoguePolicy as support::Sample
+            > ::sample(), "get_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2085,9 +2453,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2095,14 +2467,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_rogue_policy(
                 "roguePolicyId 1/x",
-                &ruckus_one::network::wireless_policies::RoguePolicy::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_rogue_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_rogue_policy");
+        support::same_json(&out, &expect, "update_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2114,7 +2488,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2124,7 +2500,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_rogue_policy");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_rogue_policy");
+        support::same_json(&out, &expect, "delete_rogue_policy");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_rogue_policy: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2134,19 +2514,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_rogue_policies(&ruckus_one::network::common::QueryRequest::new())
+            .query_rogue_policies(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_rogue_policies");
-        support::same_json(&out, "{}", "query_rogue_policies");
+        support::same_json(&out, &expect, "query_rogue_policies");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData as
+            support::Sample > ::sample(),
+            "query_rogue_policies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2156,26 +2548,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::SnmpAgentProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_snmp_agent_profile(
-                &ruckus_one::network::wireless_policies::SnmpAgentProfile::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::SnmpAgentProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_snmp_agent_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_snmp_agent_profile",
+        support::same_json(&out, &expect, "create_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_snmp_agent_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2188,7 +2583,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::SnmpAgentProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2198,7 +2595,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_snmp_agent_profile");
-        support::same_json(&out, "{\"name\":\"sample\"}", "get_snmp_agent_profile");
+        support::same_json(&out, &expect, "get_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::SnmpAgentProfile as
+            support::Sample > ::sample(),
+            "get_snmp_agent_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2208,9 +2610,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::SnmpAgentProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2218,17 +2624,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_snmp_agent_profile(
                 "snmpAgentProfileId 1/x",
-                &ruckus_one::network::wireless_policies::SnmpAgentProfile::new(
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::SnmpAgentProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_snmp_agent_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_snmp_agent_profile",
+        support::same_json(&out, &expect, "update_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_snmp_agent_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2241,7 +2646,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2251,10 +2658,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_snmp_agent_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_snmp_agent_profile",
+        support::same_json(&out, &expect, "delete_snmp_agent_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_snmp_agent_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2265,19 +2673,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseSnmpAgentProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_snmp_agent_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_snmp_agent_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_snmp_agent_profiles");
-        support::same_json(&out, "{}", "query_snmp_agent_profiles");
+        support::same_json(&out, &expect, "query_snmp_agent_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseSnmpAgentProfileQueryData
+            as support::Sample > ::sample(),
+            "query_snmp_agent_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2288,28 +2708,27 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::SoftGreProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_soft_gre_profile(
-                &ruckus_one::network::wireless_policies::SoftGreProfile::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::SoftGreProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_soft_gre_profile",
+        support::same_json(&out, &expect, "create_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2323,7 +2742,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::SoftGreProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2334,10 +2753,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
-            "get_soft_gre_profile",
+        support::same_json(&out, &expect, "get_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::SoftGreProfile as
+            support::Sample > ::sample(),
+            "get_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2349,10 +2769,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"primaryGatewayAddress\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::SoftGreProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2360,18 +2782,15 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_soft_gre_profile(
                 "softGreProfileId 1/x",
-                &ruckus_one::network::wireless_policies::SoftGreProfile::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::SoftGreProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_soft_gre_profile",
+        support::same_json(&out, &expect, "update_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2384,7 +2803,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2394,10 +2815,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_soft_gre_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_soft_gre_profile",
+        support::same_json(&out, &expect, "delete_soft_gre_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_soft_gre_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2408,19 +2829,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseSoftGreProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_soft_gre_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_soft_gre_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_soft_gre_profiles");
-        support::same_json(&out, "{}", "query_soft_gre_profiles");
+        support::same_json(&out, &expect, "query_soft_gre_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseSoftGreProfileQueryData
+            as support::Sample > ::sample(),
+            "query_soft_gre_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2430,24 +2863,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_tunnel_service_profile(
-                &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
+                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_tunnel_service_profile",
+        support::same_json(&out, &expect, "create_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2460,7 +2898,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2470,7 +2910,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_tunnel_service_profile");
-        support::same_json(&out, "{}", "get_tunnel_service_profile");
+        support::same_json(&out, &expect, "get_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::TunnelServiceProfile as
+            support::Sample > ::sample(),
+            "get_tunnel_service_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2480,9 +2925,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2490,15 +2939,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
+                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_tunnel_service_profile",
+        support::same_json(&out, &expect, "update_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2509,9 +2959,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2519,15 +2973,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .patch_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
+                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("patch_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_tunnel_service_profile",
+        support::same_json(&out, &expect, "patch_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2540,7 +2995,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2550,10 +3007,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_tunnel_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_tunnel_service_profile",
+        support::same_json(&out, &expect, "delete_tunnel_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_tunnel_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2564,21 +3022,30 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseTunnelProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_tunnel_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_tunnel_service_profiles");
-        support::same_json(&out, "{}", "query_tunnel_service_profiles");
+        support::same_json(&out, &expect, "query_tunnel_service_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::QueryResponseTunnelProfile as
+            support::Sample > ::sample(),
+            "query_tunnel_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2588,29 +3055,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::SyslogServerProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_syslog_server_profile(
-                &ruckus_one::network::wireless_policies::SyslogServerProfile::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_policies::SyslogServer::new(
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::SyslogServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_syslog_server_profile",
+        support::same_json(&out, &expect, "create_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2621,29 +3088,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::SyslogServerProfileV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_syslog_server_profile_v1(
-                &ruckus_one::network::wireless_policies::SyslogServerProfileV1::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_policies::SyslogServer::new(
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::SyslogServerProfileV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_syslog_server_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_syslog_server_profile_v1",
+        support::same_json(&out, &expect, "create_syslog_server_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_syslog_server_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2657,7 +3124,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
+                <ruckus_one::network::wireless_policies::SyslogServerProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2668,10 +3135,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
-            "get_syslog_server_profile",
+        support::same_json(&out, &expect, "get_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::SyslogServerProfile as
+            support::Sample > ::sample(),
+            "get_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2685,7 +3153,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
+                <ruckus_one::network::wireless_policies::SyslogServerProfileV1 as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2696,10 +3164,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_syslog_server_profile_v1");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}",
-            "get_syslog_server_profile_v1",
+        support::same_json(&out, &expect, "get_syslog_server_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::SyslogServerProfileV1 as
+            support::Sample > ::sample(),
+            "get_syslog_server_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2710,9 +3179,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::SyslogServerProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2720,20 +3193,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_syslog_server_profile(
                 "syslogServerProfileId 1/x",
-                &ruckus_one::network::wireless_policies::SyslogServerProfile::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_policies::SyslogServer::new(
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::SyslogServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_syslog_server_profile",
+        support::same_json(&out, &expect, "update_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2744,9 +3213,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"primary\":{\"server\":\"sample\"}}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::SyslogServerProfileV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2754,20 +3227,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_syslog_server_profile_v1(
                 "syslogServerProfileId 1/x",
-                &ruckus_one::network::wireless_policies::SyslogServerProfileV1::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_policies::SyslogServer::new(
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::SyslogServerProfileV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_syslog_server_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_syslog_server_profile_v1",
+        support::same_json(&out, &expect, "update_syslog_server_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_syslog_server_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2780,7 +3249,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2790,10 +3261,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_syslog_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_syslog_server_profile",
+        support::same_json(&out, &expect, "delete_syslog_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_syslog_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2804,21 +3276,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseSyslogServerProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_syslog_server_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_syslog_server_profiles");
-        support::same_json(&out, "{}", "query_syslog_server_profiles");
+        support::same_json(&out, &expect, "query_syslog_server_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseSyslogServerProfileQueryData
+            as support::Sample > ::sample(),
+            "query_syslog_server_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2828,29 +3310,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"primary\":{\"ip\":\"sample\",\"port\":1}}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::RadiusServerProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_radius_server_profile(
-                &ruckus_one::network::wireless_policies::RadiusServerProfile::new(
-                    ruckus_one::network::wireless_policies::RadiusServerV11::new(
-                        "sample".to_owned(),
-                        1,
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_radius_server_profile",
+        support::same_json(&out, &expect, "create_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2862,31 +3344,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+                <ruckus_one::network::wireless_policies::RadiusV1 as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_radius_server_profile_v1(
-                &ruckus_one::network::wireless_policies::RadiusV1::new(
-                    ruckus_one::network::wireless_policies::RadiusServerV1::new(
-                        "sample".to_owned(),
-                        1,
-                        ruckus_one_runtime::Secret::from("sample"),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::RadiusV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_radius_server_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_radius_server_profile_v1",
+        support::same_json(&out, &expect, "create_radius_server_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_radius_server_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2899,7 +3378,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"primary\":{\"ip\":\"sample\",\"port\":1}}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::RadiusServerProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2909,10 +3390,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"primary\":{\"ip\":\"sample\",\"port\":1}}",
-            "get_radius_server_profile",
+        support::same_json(&out, &expect, "get_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::RadiusServerProfile as
+            support::Sample > ::sample(),
+            "get_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2926,7 +3408,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+                <ruckus_one::network::wireless_policies::RadiusV1 as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2937,10 +3419,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_radius_server_profile_v1");
-        support::same_json(
-            &out,
-            "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
-            "get_radius_server_profile_v1",
+        support::same_json(&out, &expect, "get_radius_server_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::RadiusV1 as support::Sample >
+            ::sample(),
+            "get_radius_server_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2951,9 +3434,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"primary\":{\"ip\":\"sample\",\"port\":1}}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::RadiusServerProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2961,20 +3448,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_radius_server_profile(
                 "radiusId 1/x",
-                &ruckus_one::network::wireless_policies::RadiusServerProfile::new(
-                    ruckus_one::network::wireless_policies::RadiusServerV11::new(
-                        "sample".to_owned(),
-                        1,
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_radius_server_profile",
+        support::same_json(&out, &expect, "update_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2986,10 +3469,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"primary\":{\"ip\":\"sample\",\"port\":1,\"sharedSecret\":\"sample\"}}",
+                <ruckus_one::network::wireless_policies::RadiusV1 as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2997,21 +3482,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_radius_server_profile_v1(
                 "radiusId 1/x",
-                &ruckus_one::network::wireless_policies::RadiusV1::new(
-                    ruckus_one::network::wireless_policies::RadiusServerV1::new(
-                        "sample".to_owned(),
-                        1,
-                        ruckus_one_runtime::Secret::from("sample"),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_policies::RadiusV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_radius_server_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_radius_server_profile_v1",
+        support::same_json(&out, &expect, "update_radius_server_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_radius_server_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3024,7 +3504,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3034,10 +3516,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_radius_server_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_radius_server_profile",
+        support::same_json(&out, &expect, "delete_radius_server_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_radius_server_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3048,21 +3531,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseRadiusServerProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_radius_server_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_radius_server_profiles");
-        support::same_json(&out, "{}", "query_radius_server_profiles");
+        support::same_json(&out, &expect, "query_radius_server_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseRadiusServerProfileQueryData
+            as support::Sample > ::sample(),
+            "query_radius_server_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -3073,32 +3566,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_dhcp_config_service_profile(
-                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfile::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::DhcpPool::new("sample"
-                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
-                        "sample".to_owned(), "sample".to_owned(), 1)
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DhcpConfigServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "create_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3110,32 +3599,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_dhcp_config_service_profile_v1(
-                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::DhcpPoolV1::new("sample"
-                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
-                        "sample".to_owned(), "sample".to_owned(), 1)
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_dhcp_config_service_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_dhcp_config_service_profile_v1",
+        support::same_json(&out, &expect, "create_dhcp_config_service_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_dhcp_config_service_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3149,7 +3634,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -3160,10 +3645,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
-            "get_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "get_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::DhcpConfigServiceProfile as
+            support::Sample > ::sample(),
+            "get_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3177,7 +3663,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -3188,10 +3674,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_dhcp_config_service_profile_v1");
-        support::same_json(
-            &out,
-            "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
-            "get_dhcp_config_service_profile_v1",
+        support::same_json(&out, &expect, "get_dhcp_config_service_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep
+            as support::Sample > ::sample(),
+            "get_dhcp_config_service_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3203,10 +3690,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3214,22 +3703,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_dhcp_config_service_profile(
                 "dhcpConfigServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfile::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::DhcpPool::new("sample"
-                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
-                        "sample".to_owned(), "sample".to_owned(), 1)
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DhcpConfigServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "update_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3241,10 +3724,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"dhcpPools\":[{\"endIpAddress\":\"sample\",\"leaseTimeHours\":1,\"leaseTimeMinutes\":1,\"name\":\"sample\",\"startIpAddress\":\"sample\",\"subnetAddress\":\"sample\",\"subnetMask\":\"sample\",\"vlanId\":1}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3252,22 +3737,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_dhcp_config_service_profile_v1(
                 "dhcpConfigServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::DhcpPoolV1::new("sample"
-                        .to_owned(), 1, 1, "sample".to_owned(), "sample".to_owned(),
-                        "sample".to_owned(), "sample".to_owned(), 1)
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::DhcpConfigServiceProfileDeep as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_dhcp_config_service_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_dhcp_config_service_profile_v1",
+        support::same_json(&out, &expect, "update_dhcp_config_service_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_dhcp_config_service_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3280,7 +3759,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3290,10 +3771,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_dhcp_config_service_profile",
+        support::same_json(&out, &expect, "delete_dhcp_config_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_dhcp_config_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3304,21 +3786,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseDhcpConfigServiceProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_dhcp_config_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_dhcp_config_service_profiles");
-        support::same_json(&out, "{}", "query_dhcp_config_service_profiles");
+        support::same_json(&out, &expect, "query_dhcp_config_service_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseDhcpConfigServiceProfileQueryData
+            as support::Sample > ::sample(),
+            "query_dhcp_config_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -3329,31 +3821,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_wifi_calling_service_profile(
-                &ruckus_one::network::wireless_policies::WifiCallingServiceProfile::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::Epdg::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::WifiCallingServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "create_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3365,31 +3854,28 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1 as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_wifi_calling_service_profile_v1(
-                &ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::Epdg::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_wifi_calling_service_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_wifi_calling_service_profile_v1",
+        support::same_json(&out, &expect, "create_wifi_calling_service_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_wifi_calling_service_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3403,7 +3889,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -3414,10 +3900,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
-            "get_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "get_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::WifiCallingServiceProfile as
+            support::Sample > ::sample(),
+            "get_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3431,7 +3918,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1 as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -3442,10 +3929,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_wifi_calling_service_profile_v1");
-        support::same_json(
-            &out,
-            "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
-            "get_wifi_calling_service_profile_v1",
+        support::same_json(&out, &expect, "get_wifi_calling_service_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1 as
+            support::Sample > ::sample(),
+            "get_wifi_calling_service_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3457,10 +3945,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3468,21 +3958,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_wifi_calling_service_profile(
                 "wifiCallingServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::WifiCallingServiceProfile::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::Epdg::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::WifiCallingServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "update_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3494,10 +3979,12 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"epdgs\":[{\"domain\":\"sample\"}],\"serviceName\":\"sample\"}",
+                <ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1 as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3505,21 +3992,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_wifi_calling_service_profile_v1(
                 "wifiCallingServiceProfileId 1/x",
-                &ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1::new(
-                    vec![
-                        ruckus_one::network::wireless_policies::Epdg::new("sample"
-                        .to_owned())
-                    ],
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::wireless_policies::WifiCallingServiceProfileV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_wifi_calling_service_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_wifi_calling_service_profile_v1",
+        support::same_json(&out, &expect, "update_wifi_calling_service_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_wifi_calling_service_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -3532,7 +4014,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3542,10 +4026,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_wifi_calling_service_profile",
+        support::same_json(&out, &expect, "delete_wifi_calling_service_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_wifi_calling_service_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3556,21 +4041,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseWifiCallingServiceProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_wifi_calling_service_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_wifi_calling_service_profiles");
-        support::same_json(&out, "{}", "query_wifi_calling_service_profiles");
+        support::same_json(&out, &expect, "query_wifi_calling_service_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseWifiCallingServiceProfileQueryData
+            as support::Sample > ::sample(),
+            "query_wifi_calling_service_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -3580,27 +4075,28 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_vlan_pool_profile(
-                &ruckus_one::network::wireless_policies::VlanPoolProfile::new(
-                    "sample".to_owned(),
-                    vec!["sample".to_owned()],
-                ),
+                &<ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_vlan_pool_profile",
+        support::same_json(&out, &expect, "create_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3613,7 +4109,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3623,10 +4121,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}",
-            "get_vlan_pool_profile",
+        support::same_json(&out, &expect, "get_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::VlanPoolProfile as
+            support::Sample > ::sample(),
+            "get_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3637,9 +4136,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"vlanMembers\":[\"sample\"]}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3647,18 +4150,15 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_vlan_pool_profile(
                 "vlanPoolProfileId 1/x",
-                &ruckus_one::network::wireless_policies::VlanPoolProfile::new(
-                    "sample".to_owned(),
-                    vec!["sample".to_owned()],
-                ),
+                &<ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_vlan_pool_profile",
+        support::same_json(&out, &expect, "update_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3671,7 +4171,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3681,10 +4183,10 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_vlan_pool_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_vlan_pool_profile",
+        support::same_json(&out, &expect, "delete_vlan_pool_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3695,19 +4197,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
-            .query_vlan_pool_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .query_vlan_pool_profiles(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_vlan_pool_profiles");
-        support::same_json(&out, "{}", "query_vlan_pool_profiles");
+        support::same_json(&out, &expect, "query_vlan_pool_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData
+            as support::Sample > ::sample(),
+            "query_vlan_pool_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -3717,24 +4231,29 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"type\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::EthernetPortProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .create_ethernet_port_profile(
-                &ruckus_one::network::wireless_policies::EthernetPortProfile::new(),
+                &<ruckus_one::network::wireless_policies::EthernetPortProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_ethernet_port_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_ethernet_port_profile",
+        support::same_json(&out, &expect, "create_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3747,7 +4266,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"type\":null}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::EthernetPortProfile as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3757,7 +4278,12 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("get_ethernet_port_profile");
-        support::same_json(&out, "{\"type\":null}", "get_ethernet_port_profile");
+        support::same_json(&out, &expect, "get_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_policies::EthernetPortProfile as
+            support::Sample > ::sample(),
+            "get_ethernet_port_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -3767,9 +4293,13 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"type\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_policies::EthernetPortProfile as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3777,15 +4307,16 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_ethernet_port_profile(
                 "ethernetPortProfileId 1/x",
-                &ruckus_one::network::wireless_policies::EthernetPortProfile::new(),
+                &<ruckus_one::network::wireless_policies::EthernetPortProfile as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_ethernet_port_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_ethernet_port_profile",
+        support::same_json(&out, &expect, "update_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3798,7 +4329,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3808,10 +4341,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_ethernet_port_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_ethernet_port_profile",
+        support::same_json(&out, &expect, "delete_ethernet_port_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3822,21 +4356,31 @@ async fn network_wireless_policies() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_policies()
             .query_ethernet_port_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_ethernet_port_profiles");
-        support::same_json(&out, "{}", "query_ethernet_port_profiles");
+        support::same_json(&out, &expect, "query_ethernet_port_profiles");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData
+            as support::Sample > ::sample(),
+            "query_ethernet_port_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -3848,7 +4392,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3863,8 +4409,13 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_ethernet_port_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_radius_server_profile_to_ethernet_port_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_radius_server_profile_to_ethernet_port_profile: decoded value differs from the sample"
         );
     }
     {
@@ -3877,7 +4428,9 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3892,8 +4445,13 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_ethernet_port_profile");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_radius_server_profile_from_ethernet_port_profile",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_radius_server_profile_from_ethernet_port_profile: decoded value differs from the sample"
         );
     }
 }

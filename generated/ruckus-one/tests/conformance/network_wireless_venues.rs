@@ -16,28 +16,28 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .create_venue(
-                &ruckus_one::network::wireless_venues::Venue::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_venues::VenueAddress::new(
-                        "sample".to_owned(),
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue");
+        support::same_json(&out, &expect, "create_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -50,7 +50,7 @@ async fn network_wireless_venues() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -61,10 +61,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
-            "get_venue",
+        support::same_json(&out, &expect, "get_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::Venue as support::Sample >
+            ::sample(), "get_venue: decoded value differs from the sample"
         );
     }
     {
@@ -76,10 +76,12 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -87,18 +89,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::Venue::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_venues::VenueAddress::new(
-                        "sample".to_owned(),
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue");
+        support::same_json(&out, &expect, "update_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -110,7 +110,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -120,7 +122,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue");
+        support::same_json(&out, &expect, "delete_venue");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -130,19 +136,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .query_venues(&ruckus_one::network::common::QueryRequest::new())
+            .query_venues(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venues");
-        support::same_json(&out, "{}", "query_venues");
+        support::same_json(&out, &expect, "query_venues");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venues: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -154,7 +170,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApBssColoringSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -164,7 +182,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_bss_coloring_settings");
-        support::same_json(&out, "{}", "get_venue_ap_bss_coloring_settings");
+        support::same_json(&out, &expect, "get_venue_ap_bss_coloring_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApBssColoringSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_bss_coloring_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -174,9 +197,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApBssColoringSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -184,15 +211,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_bss_coloring_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApBssColoringSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApBssColoringSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_bss_coloring_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_bss_coloring_settings",
+        support::same_json(&out, &expect, "update_venue_ap_bss_coloring_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_bss_coloring_settings: decoded value differs from the sample"
         );
     }
     {
@@ -206,7 +234,7 @@ async fn network_wireless_venues() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"primaryWanRecoveryTimer\":1,\"wanConnection\":null}",
+                <ruckus_one::network::wireless_venues::VenueApCellularSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -217,10 +245,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_cellular_settings");
-        support::same_json(
-            &out,
-            "{\"primaryWanRecoveryTimer\":1,\"wanConnection\":null}",
-            "get_venue_ap_cellular_settings",
+        support::same_json(&out, &expect, "get_venue_ap_cellular_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApCellularSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_cellular_settings: decoded value differs from the sample"
         );
     }
     {
@@ -231,9 +260,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"primaryWanRecoveryTimer\":1,\"wanConnection\":null}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApCellularSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -241,15 +274,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_cellular_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApCellularSettings::new(1),
+                &<ruckus_one::network::wireless_venues::VenueApCellularSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_cellular_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_cellular_settings",
+        support::same_json(&out, &expect, "update_venue_ap_cellular_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_cellular_settings: decoded value differs from the sample"
         );
     }
     {
@@ -262,7 +296,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -272,7 +308,17 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_client_admission_control_settings");
-        support::same_json(&out, "{}", "get_venue_ap_client_admission_control_settings");
+        support::same_json(
+            &out,
+            &expect,
+            "get_venue_ap_client_admission_control_settings",
+        );
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_venues::VenueApClientAdmissionControlSettings
+            as support::Sample > ::sample(),
+            "get_venue_ap_client_admission_control_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -282,9 +328,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -292,15 +342,20 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_client_admission_control_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApClientAdmissionControlSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApClientAdmissionControlSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_client_admission_control_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_client_admission_control_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
     {
@@ -313,7 +368,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -323,7 +380,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_directed_multicast_settings");
-        support::same_json(&out, "{}", "get_venue_ap_directed_multicast_settings");
+        support::same_json(&out, &expect, "get_venue_ap_directed_multicast_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApDirectedMulticastSettings
+            as support::Sample > ::sample(),
+            "get_venue_ap_directed_multicast_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -333,9 +395,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -343,15 +409,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_directed_multicast_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApDirectedMulticastSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApDirectedMulticastSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_directed_multicast_settings",
+        support::same_json(&out, &expect, "update_venue_ap_directed_multicast_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
     {
@@ -364,7 +431,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApDosProtectionSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -374,7 +443,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_dos_protection_settings");
-        support::same_json(&out, "{}", "get_venue_ap_dos_protection_settings");
+        support::same_json(&out, &expect, "get_venue_ap_dos_protection_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApDosProtectionSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_dos_protection_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -384,9 +458,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApDosProtectionSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -394,15 +472,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_dos_protection_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApDosProtectionSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApDosProtectionSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_dos_protection_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_dos_protection_settings",
+        support::same_json(&out, &expect, "update_venue_ap_dos_protection_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_dos_protection_settings: decoded value differs from the sample"
         );
     }
     {
@@ -415,7 +494,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -425,29 +504,38 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_iot_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_iot_settings");
+        support::same_json(&out, &expect, "get_venue_ap_iot_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apIotSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_iot_settings("venueId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_iot_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_ap_iot_settings");
+        support::same_json(&out, &expect, "update_venue_ap_iot_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_iot_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -459,7 +547,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -469,32 +557,37 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_ip_mode_settings");
-        support::same_json(&out, "{\"sample\":true}", "get_venue_ap_ip_mode_settings");
+        support::same_json(&out, &expect, "get_venue_ap_ip_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_ip_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apIpModeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_ip_mode_settings("venueId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_ip_mode_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_ip_mode_settings",
+        support::same_json(&out, &expect, "update_venue_ap_ip_mode_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_ip_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -507,7 +600,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -517,7 +612,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_load_balancing_settings");
-        support::same_json(&out, "{}", "get_venue_ap_load_balancing_settings");
+        support::same_json(&out, &expect, "get_venue_ap_load_balancing_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApLoadBalancingSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_load_balancing_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -527,9 +627,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -537,15 +641,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_load_balancing_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApLoadBalancingSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApLoadBalancingSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_load_balancing_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_load_balancing_settings",
+        support::same_json(&out, &expect, "update_venue_ap_load_balancing_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_load_balancing_settings: decoded value differs from the sample"
         );
     }
     {
@@ -558,7 +663,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApManagementTrafficVlanSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -568,7 +675,17 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_management_traffic_vlan_settings");
-        support::same_json(&out, "{}", "get_venue_ap_management_traffic_vlan_settings");
+        support::same_json(
+            &out,
+            &expect,
+            "get_venue_ap_management_traffic_vlan_settings",
+        );
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_venues::VenueApManagementTrafficVlanSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_management_traffic_vlan_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -578,9 +695,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApManagementTrafficVlanSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -588,15 +709,20 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_management_traffic_vlan_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApManagementTrafficVlanSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApManagementTrafficVlanSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_management_traffic_vlan_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_management_traffic_vlan_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_management_traffic_vlan_settings: decoded value differs from the sample"
         );
     }
     {
@@ -609,7 +735,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApMeshSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -619,7 +747,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_mesh_settings");
-        support::same_json(&out, "{}", "get_venue_ap_mesh_settings");
+        support::same_json(&out, &expect, "get_venue_ap_mesh_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApMeshSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_mesh_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -631,7 +764,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApMeshSettingsV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -641,7 +776,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_mesh_settings_v1");
-        support::same_json(&out, "{}", "get_venue_ap_mesh_settings_v1");
+        support::same_json(&out, &expect, "get_venue_ap_mesh_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApMeshSettingsV1 as
+            support::Sample > ::sample(),
+            "get_venue_ap_mesh_settings_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -651,9 +791,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApMeshSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -661,15 +805,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_mesh_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApMeshSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApMeshSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_mesh_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_mesh_settings",
+        support::same_json(&out, &expect, "update_venue_ap_mesh_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_mesh_settings: decoded value differs from the sample"
         );
     }
     {
@@ -680,9 +825,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApMeshSettingsV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -690,15 +839,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_mesh_settings_v1(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApMeshSettingsV1::new(),
+                &<ruckus_one::network::wireless_venues::VenueApMeshSettingsV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_mesh_settings_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_mesh_settings_v1",
+        support::same_json(&out, &expect, "update_venue_ap_mesh_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_mesh_settings_v1: decoded value differs from the sample"
         );
     }
     {
@@ -711,7 +861,15 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelAntennaTypeSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -721,7 +879,13 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_antenna_type_settings");
-        support::same_json(&out, "[{}]", "get_venue_ap_model_antenna_type_settings");
+        support::same_json(&out, &expect, "get_venue_ap_model_antenna_type_settings");
+        assert_eq!(
+            out, vec![<
+            ruckus_one::network::wireless_venues::VenueApModelAntennaTypeSettings as
+            support::Sample > ::sample()],
+            "get_venue_ap_model_antenna_type_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -731,9 +895,19 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelAntennaTypeSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -742,16 +916,19 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_antenna_type_settings(
                 "venueId 1/x",
                 &vec![
-                    ruckus_one::network::wireless_venues::VenueApModelAntennaTypeSettings::new()
+                    <
+                    ruckus_one::network::wireless_venues::VenueApModelAntennaTypeSettings
+                    as support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("update_venue_ap_model_antenna_type_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_antenna_type_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_antenna_type_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -764,7 +941,15 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelBandModeSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -774,7 +959,13 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_band_mode_settings");
-        support::same_json(&out, "[{}]", "get_venue_ap_model_band_mode_settings");
+        support::same_json(&out, &expect, "get_venue_ap_model_band_mode_settings");
+        assert_eq!(
+            out, vec![<
+            ruckus_one::network::wireless_venues::VenueApModelBandModeSettings as
+            support::Sample > ::sample()],
+            "get_venue_ap_model_band_mode_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -784,9 +975,19 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelBandModeSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -795,16 +996,18 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_band_mode_settings(
                 "venueId 1/x",
                 &vec![
-                    ruckus_one::network::wireless_venues::VenueApModelBandModeSettings::new()
+                    < ruckus_one::network::wireless_venues::VenueApModelBandModeSettings
+                    as support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("update_venue_ap_model_band_mode_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_band_mode_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_band_mode_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -817,7 +1020,15 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelExternalAntennaSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -827,7 +1038,17 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_external_antenna_settings");
-        support::same_json(&out, "[{}]", "get_venue_ap_model_external_antenna_settings");
+        support::same_json(
+            &out,
+            &expect,
+            "get_venue_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, vec![<
+            ruckus_one::network::wireless_venues::VenueApModelExternalAntennaSettings as
+            support::Sample > ::sample()],
+            "get_venue_ap_model_external_antenna_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -837,9 +1058,19 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelExternalAntennaSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -848,7 +1079,9 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_external_antenna_settings(
                 "venueId 1/x",
                 &vec![
-                    ruckus_one::network::wireless_venues::VenueApModelExternalAntennaSettings::new()
+                    <
+                    ruckus_one::network::wireless_venues::VenueApModelExternalAntennaSettings
+                    as support::Sample > ::sample()
                 ],
             )
             .send()
@@ -856,8 +1089,13 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -870,7 +1108,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -880,10 +1118,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_lan_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_model_lan_port_settings",
+        support::same_json(&out, &expect, "get_venue_ap_model_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_model_lan_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -891,25 +1129,26 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelLanPortSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_model_lan_port_settings("venueId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_model_lan_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_lan_port_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_lan_port_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_model_lan_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -922,7 +1161,14 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::VenueApModelLedSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -932,7 +1178,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_led_settings");
-        support::same_json(&out, "[{}]", "get_venue_ap_model_led_settings");
+        support::same_json(&out, &expect, "get_venue_ap_model_led_settings");
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_venues::VenueApModelLedSettings as
+            support::Sample > ::sample()],
+            "get_venue_ap_model_led_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -942,9 +1193,18 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::VenueApModelLedSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -953,16 +1213,18 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_led_settings(
                 "venueId 1/x",
                 &vec![
-                    ruckus_one::network::wireless_venues::VenueApModelLedSettings::new()
+                    < ruckus_one::network::wireless_venues::VenueApModelLedSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("update_venue_ap_model_led_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_led_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_led_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_led_settings: decoded value differs from the sample"
         );
     }
     {
@@ -975,7 +1237,15 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelUsbPortSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -985,7 +1255,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_usb_port_settings");
-        support::same_json(&out, "[{}]", "get_venue_ap_model_usb_port_settings");
+        support::same_json(&out, &expect, "get_venue_ap_model_usb_port_settings");
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_venues::VenueApModelUsbPortSettings
+            as support::Sample > ::sample()],
+            "get_venue_ap_model_usb_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -995,9 +1270,19 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[{}]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_venues::VenueApModelUsbPortSettings
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1006,16 +1291,18 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_usb_port_settings(
                 "venueId 1/x",
                 &vec![
-                    ruckus_one::network::wireless_venues::VenueApModelUsbPortSettings::new()
+                    < ruckus_one::network::wireless_venues::VenueApModelUsbPortSettings
+                    as support::Sample > ::sample()
                 ],
             )
             .send()
             .await
             .expect("update_venue_ap_model_usb_port_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_usb_port_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_usb_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_usb_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1028,7 +1315,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1038,7 +1327,13 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_multicast_dns_fencing_settings");
-        support::same_json(&out, "{}", "get_venue_ap_multicast_dns_fencing_settings");
+        support::same_json(&out, &expect, "get_venue_ap_multicast_dns_fencing_settings");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_venues::VenueApMulticastDnsFencingSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1048,9 +1343,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1058,15 +1357,20 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_multicast_dns_fencing_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApMulticastDnsFencingSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApMulticastDnsFencingSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_multicast_dns_fencing_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_multicast_dns_fencing_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1079,7 +1383,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApRadioSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1089,7 +1395,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_radio_settings");
-        support::same_json(&out, "{}", "get_venue_ap_radio_settings");
+        support::same_json(&out, &expect, "get_venue_ap_radio_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApRadioSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_radio_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1101,7 +1412,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApRadioSettingsV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1111,7 +1424,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_radio_settings_v1");
-        support::same_json(&out, "{}", "get_venue_ap_radio_settings_v1");
+        support::same_json(&out, &expect, "get_venue_ap_radio_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApRadioSettingsV1 as
+            support::Sample > ::sample(),
+            "get_venue_ap_radio_settings_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1121,9 +1439,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApRadioSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1131,15 +1453,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_radio_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApRadioSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApRadioSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_radio_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_radio_settings",
+        support::same_json(&out, &expect, "update_venue_ap_radio_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1150,9 +1473,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApRadioSettingsV1 as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1160,15 +1487,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_radio_settings_v1(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApRadioSettingsV1::new(),
+                &<ruckus_one::network::wireless_venues::VenueApRadioSettingsV1 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_radio_settings_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_radio_settings_v1",
+        support::same_json(&out, &expect, "update_venue_ap_radio_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_radio_settings_v1: decoded value differs from the sample"
         );
     }
     {
@@ -1181,7 +1509,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1191,7 +1521,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_radius_options");
-        support::same_json(&out, "{}", "get_venue_ap_radius_options");
+        support::same_json(&out, &expect, "get_venue_ap_radius_options");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApRadiusOptionSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_radius_options: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1201,9 +1536,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1211,15 +1550,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_radius_options(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApRadiusOptionSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApRadiusOptionSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_radius_options");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_radius_options",
+        support::same_json(&out, &expect, "update_venue_ap_radius_options");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_radius_options: decoded value differs from the sample"
         );
     }
     {
@@ -1232,7 +1572,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1242,7 +1584,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_reboot_timeout_settings");
-        support::same_json(&out, "{}", "get_venue_ap_reboot_timeout_settings");
+        support::same_json(&out, &expect, "get_venue_ap_reboot_timeout_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApRebootTimeoutSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_reboot_timeout_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1252,9 +1599,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1262,15 +1613,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_reboot_timeout_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApRebootTimeoutSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApRebootTimeoutSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_reboot_timeout_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_reboot_timeout_settings",
+        support::same_json(&out, &expect, "update_venue_ap_reboot_timeout_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_reboot_timeout_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1283,7 +1635,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1293,7 +1647,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_smart_monitor_settings");
-        support::same_json(&out, "{}", "get_venue_ap_smart_monitor_settings");
+        support::same_json(&out, &expect, "get_venue_ap_smart_monitor_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApSmartMonitorSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_smart_monitor_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1303,9 +1662,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1313,15 +1676,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_smart_monitor_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApSmartMonitorSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApSmartMonitorSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_smart_monitor_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_smart_monitor_settings",
+        support::same_json(&out, &expect, "update_venue_ap_smart_monitor_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_smart_monitor_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1334,7 +1698,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApTlsKeyEnhancedModeSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1344,7 +1710,13 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_tls_key_enhanced_settings");
-        support::same_json(&out, "{}", "get_venue_ap_tls_key_enhanced_settings");
+        support::same_json(&out, &expect, "get_venue_ap_tls_key_enhanced_settings");
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_venues::VenueApTlsKeyEnhancedModeSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_tls_key_enhanced_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1354,9 +1726,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApTlsKeyEnhancedModeSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1364,15 +1740,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_ap_tls_key_enhanced_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApTlsKeyEnhancedModeSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApTlsKeyEnhancedModeSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_tls_key_enhanced_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_tls_key_enhanced_settings",
+        support::same_json(&out, &expect, "update_venue_ap_tls_key_enhanced_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_tls_key_enhanced_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1385,7 +1762,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApModelCapabilities as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1395,7 +1774,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_capabilities");
-        support::same_json(&out, "{}", "get_venue_ap_model_capabilities");
+        support::same_json(&out, &expect, "get_venue_ap_model_capabilities");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApModelCapabilities as
+            support::Sample > ::sample(),
+            "get_venue_ap_model_capabilities: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1407,7 +1791,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApModelLanPortSpecificSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1417,7 +1803,17 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_lan_port_specific_settings");
-        support::same_json(&out, "{}", "get_venue_ap_model_lan_port_specific_settings");
+        support::same_json(
+            &out,
+            &expect,
+            "get_venue_ap_model_lan_port_specific_settings",
+        );
+        assert_eq!(
+            out, <
+            ruckus_one::network::wireless_venues::VenueApModelLanPortSpecificSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_model_lan_port_specific_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1427,9 +1823,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApModelLanPortSpecificSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1438,15 +1838,20 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_lan_port_specific_settings(
                 "venueId 1/x",
                 "apModel 1/x",
-                &ruckus_one::network::wireless_venues::VenueApModelLanPortSpecificSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApModelLanPortSpecificSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_model_lan_port_specific_settings");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "update_venue_ap_model_lan_port_specific_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_lan_port_specific_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1459,7 +1864,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueApModelLanPortSettings as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1469,7 +1876,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_model_port_settings");
-        support::same_json(&out, "{}", "get_venue_ap_model_port_settings");
+        support::same_json(&out, &expect, "get_venue_ap_model_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueApModelLanPortSettings as
+            support::Sample > ::sample(),
+            "get_venue_ap_model_port_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1479,9 +1891,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueApModelLanPortSettings as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1491,15 +1907,16 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apModel 1/x",
                 "portId 1/x",
-                &ruckus_one::network::wireless_venues::VenueApModelLanPortSettings::new(),
+                &<ruckus_one::network::wireless_venues::VenueApModelLanPortSettings as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_model_port_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_venue_ap_model_port_settings",
+        support::same_json(&out, &expect, "update_venue_ap_model_port_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_venue_ap_model_port_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1512,7 +1929,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1529,8 +1948,13 @@ async fn network_wireless_venues() {
             .expect("add_ethernet_port_profile_to_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "add_ethernet_port_profile_to_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_ethernet_port_profile_to_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1543,7 +1967,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1560,8 +1986,13 @@ async fn network_wireless_venues() {
             .expect("remove_ethernet_port_profile_from_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{\"requestId\":\"sample\"}",
+            &expect,
             "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_ethernet_port_profile_from_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
     {
@@ -1574,7 +2005,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::VenueApGroup as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1584,7 +2017,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group");
-        support::same_json(&out, "{}", "get_venue_ap_group");
+        support::same_json(&out, &expect, "get_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::VenueApGroup as support::Sample >
+            ::sample(), "get_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1594,9 +2031,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::VenueApGroup as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1605,12 +2046,16 @@ async fn network_wireless_venues() {
             .update_venue_ap_group(
                 "venueId 1/x",
                 "apGroupId 1/x",
-                &ruckus_one::network::common::VenueApGroup::new(),
+                &<ruckus_one::network::common::VenueApGroup as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_ap_group");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_ap_group");
+        support::same_json(&out, &expect, "update_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1622,7 +2067,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1632,7 +2079,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_ap_group");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_ap_group");
+        support::same_json(&out, &expect, "delete_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_ap_group: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1642,9 +2093,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"name\":\"sample\",\"serialNumber\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::network::common::ApCreation as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1653,18 +2108,15 @@ async fn network_wireless_venues() {
             .create_venue_ap_group_ap(
                 "venueId 1/x",
                 "apGroupId 1/x",
-                &ruckus_one::network::common::ApCreation::new(
-                    "sample".to_owned(),
-                    "sample".to_owned(),
-                ),
+                &<ruckus_one::network::common::ApCreation as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_ap_group_ap");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_venue_ap_group_ap",
+        support::same_json(&out, &expect, "create_venue_ap_group_ap");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_ap_group_ap: decoded value differs from the sample"
         );
     }
     {
@@ -1677,7 +2129,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1687,10 +2141,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_ap_to_venue_ap_group");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_ap_to_venue_ap_group",
+        support::same_json(&out, &expect, "add_ap_to_venue_ap_group");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "add_ap_to_venue_ap_group: decoded value differs from the sample"
         );
     }
     {
@@ -1701,19 +2155,30 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::QueryResponseApGroupQueryData as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .query_venue_ap_groups(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_ap_groups(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_ap_groups");
-        support::same_json(&out, "{}", "query_venue_ap_groups");
+        support::same_json(&out, &expect, "query_venue_ap_groups");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::QueryResponseApGroupQueryData as
+            support::Sample > ::sample(),
+            "query_venue_ap_groups: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -1725,7 +2190,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1740,8 +2205,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_group_ap_model_antenna_type_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_group_ap_model_antenna_type_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1749,12 +2218,12 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/apModelAntennaTypeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1764,13 +2233,18 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apGroupId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_ap_model_antenna_type_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "update_venue_ap_group_ap_model_antenna_type_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_ap_model_antenna_type_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1783,7 +2257,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1798,8 +2272,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_group_ap_model_band_mode_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_group_ap_model_band_mode_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1807,12 +2285,12 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/apModelBandModeSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1822,13 +2300,18 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apGroupId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_ap_model_band_mode_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "update_venue_ap_group_ap_model_band_mode_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_ap_model_band_mode_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1841,7 +2324,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1856,8 +2339,12 @@ async fn network_wireless_venues() {
             .expect("get_venue_ap_group_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "get_venue_ap_group_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1865,12 +2352,12 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/apModelExternalAntennaSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1880,13 +2367,18 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apGroupId 1/x",
             )
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            &expect,
             "update_venue_ap_group_ap_model_external_antenna_settings",
+        );
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1899,7 +2391,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1909,10 +2401,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group_radio_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_group_radio_settings",
+        support::same_json(&out, &expect, "get_venue_ap_group_radio_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1920,25 +2412,26 @@ async fn network_wireless_venues() {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/radioSettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(serde_json::json!({ "sample" : true })),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .update_venue_ap_group_radio_settings("venueId 1/x", "apGroupId 1/x")
+            .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_venue_ap_group_radio_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_group_radio_settings",
+        support::same_json(&out, &expect, "update_venue_ap_group_radio_settings");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_venue_ap_group_radio_settings: decoded value differs from the sample"
         );
     }
     {
@@ -1951,7 +2444,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1961,10 +2454,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group_ap_model_capabilities");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_group_ap_model_capabilities",
+        support::same_json(&out, &expect, "get_venue_ap_group_ap_model_capabilities");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_ap_model_capabilities: decoded value differs from the sample"
         );
     }
     {
@@ -1977,7 +2470,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1987,10 +2480,10 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_ap_group_wifi_available_channels");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_venue_ap_group_wifi_available_channels",
+        support::same_json(&out, &expect, "get_venue_ap_group_wifi_available_channels");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "get_venue_ap_group_wifi_available_channels: decoded value differs from the sample"
         );
     }
     {
@@ -2003,7 +2496,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueTemplateView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2013,7 +2508,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_switch_settings");
-        support::same_json(&out, "{}", "get_venue_template_switch_settings");
+        support::same_json(&out, &expect, "get_venue_template_switch_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueTemplateView as
+            support::Sample > ::sample(),
+            "get_venue_template_switch_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2025,7 +2525,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2035,7 +2537,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_switch_settings_v1");
-        support::same_json(&out, "{}", "get_venue_template_switch_settings_v1");
+        support::same_json(&out, &expect, "get_venue_template_switch_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueV1 as support::Sample >
+            ::sample(),
+            "get_venue_template_switch_settings_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2045,9 +2552,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::VenueTemplate as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2055,12 +2566,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_template_switch_settings(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::VenueTemplate::new(),
+                &<ruckus_one::network::wireless_venues::VenueTemplate as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_template_switch_settings");
-        support::same_json(&out, "{}", "update_venue_template_switch_settings");
+        support::same_json(&out, &expect, "update_venue_template_switch_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueResponse as support::Sample
+            > ::sample(),
+            "update_venue_template_switch_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2070,9 +2586,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::UpdateVenueSettingBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2080,12 +2600,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_template_switch_settings_v1(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::UpdateVenueSettingBo::new(),
+                &<ruckus_one::network::wireless_venues::UpdateVenueSettingBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_template_switch_settings_v1");
-        support::same_json(&out, "{}", "update_venue_template_switch_settings_v1");
+        support::same_json(&out, &expect, "update_venue_template_switch_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueV1 as support::Sample >
+            ::sample(),
+            "update_venue_template_switch_settings_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2097,7 +2622,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaSettingView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2107,7 +2634,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_aaa_settings");
-        support::same_json(&out, "{}", "get_venue_template_aaa_settings");
+        support::same_json(&out, &expect, "get_venue_template_aaa_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AaaSettingView as support::Sample >
+            ::sample(),
+            "get_venue_template_aaa_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2119,7 +2651,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::AaaSetting as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2129,7 +2663,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_aaa_settings_v1");
-        support::same_json(&out, "{}", "get_venue_template_aaa_settings_v1");
+        support::same_json(&out, &expect, "get_venue_template_aaa_settings_v1");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::AaaSetting as support::Sample >
+            ::sample(),
+            "get_venue_template_aaa_settings_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2139,9 +2678,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaSettingView as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaSettingResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2149,12 +2692,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_template_aaa_settings(
                 "venueId 1/x",
-                &ruckus_one::network::common::AaaSettingView::new(),
+                &<ruckus_one::network::common::AaaSettingView as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_template_aaa_settings");
-        support::same_json(&out, "{}", "update_venue_template_aaa_settings");
+        support::same_json(&out, &expect, "update_venue_template_aaa_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AaaSettingResponse as support::Sample >
+            ::sample(),
+            "update_venue_template_aaa_settings: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2164,9 +2712,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServer as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2174,15 +2724,15 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .create_venue_template_aaa_server(
                 "venueId 1/x",
-                &ruckus_one::network::common::AaaServer::new(),
+                &<ruckus_one::network::common::AaaServer as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_template_aaa_server");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_template_aaa_server",
+        support::same_json(&out, &expect, "create_venue_template_aaa_server");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_template_aaa_server: decoded value differs from the sample"
         );
     }
     {
@@ -2193,9 +2743,11 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServerBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2203,15 +2755,15 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .create_venue_template_aaa_server_v1(
                 "venueId 1/x",
-                &ruckus_one::network::common::AaaServerBo::new(),
+                &<ruckus_one::network::common::AaaServerBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_template_aaa_server_v1");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_template_aaa_server_v1",
+        support::same_json(&out, &expect, "create_venue_template_aaa_server_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_venue_template_aaa_server_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2222,9 +2774,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2232,12 +2788,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .query_venue_template_aaa_servers(
                 "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_venue_template_aaa_servers");
-        support::same_json(&out, "{}", "query_venue_template_aaa_servers");
+        support::same_json(&out, &expect, "query_venue_template_aaa_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(),
+            "query_venue_template_aaa_servers: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2249,7 +2810,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueTemplateAaaServerView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2259,7 +2822,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template_aaa_server");
-        support::same_json(&out, "{}", "get_venue_template_aaa_server");
+        support::same_json(&out, &expect, "get_venue_template_aaa_server");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueTemplateAaaServerView as
+            support::Sample > ::sample(),
+            "get_venue_template_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2269,9 +2837,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServer as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::VenueTemplateAaaServerResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2280,12 +2852,17 @@ async fn network_wireless_venues() {
             .update_venue_template_aaa_server(
                 "venueId 1/x",
                 "aaaServerId 1/x",
-                &ruckus_one::network::common::AaaServer::new(),
+                &<ruckus_one::network::common::AaaServer as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_template_aaa_server");
-        support::same_json(&out, "{}", "update_venue_template_aaa_server");
+        support::same_json(&out, &expect, "update_venue_template_aaa_server");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueTemplateAaaServerResponse
+            as support::Sample > ::sample(),
+            "update_venue_template_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2295,9 +2872,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::AaaServerBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaServerV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2306,12 +2887,17 @@ async fn network_wireless_venues() {
             .update_venue_template_aaa_server_v1(
                 "venueId 1/x",
                 "aaaServerId 1/x",
-                &ruckus_one::network::common::AaaServerBo::new(),
+                &<ruckus_one::network::common::AaaServerBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_template_aaa_server_v1");
-        support::same_json(&out, "{}", "update_venue_template_aaa_server_v1");
+        support::same_json(&out, &expect, "update_venue_template_aaa_server_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AaaServerV1 as support::Sample >
+            ::sample(),
+            "update_venue_template_aaa_server_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2323,7 +2909,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2333,7 +2921,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_template_aaa_server");
-        support::same_json(&out, "{}", "delete_venue_template_aaa_server");
+        support::same_json(&out, &expect, "delete_venue_template_aaa_server");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_template_aaa_server: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2345,7 +2938,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2355,10 +2950,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_switch_profile_to_venue_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_switch_profile_to_venue_template",
+        support::same_json(&out, &expect, "add_switch_profile_to_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "add_switch_profile_to_venue_template: decoded value differs from the sample"
         );
     }
     {
@@ -2371,7 +2967,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2384,10 +2982,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_switch_profile_from_venue_template",
+        support::same_json(&out, &expect, "remove_switch_profile_from_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "remove_switch_profile_from_venue_template: decoded value differs from the sample"
         );
     }
     {
@@ -2398,21 +2997,30 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .query_template_switch_profiles(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_switch_profiles");
-        support::same_json(&out, "{}", "query_template_switch_profiles");
+        support::same_json(&out, &expect, "query_template_switch_profiles");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResponse as support::Sample >
+            ::sample(),
+            "query_template_switch_profiles: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2422,22 +3030,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::Profile as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .create_template_switch_profile(&ruckus_one::network::common::Profile::new())
+            .create_template_switch_profile(
+                &<ruckus_one::network::common::Profile as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("create_template_switch_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_template_switch_profile",
+        support::same_json(&out, &expect, "create_template_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_template_switch_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2448,24 +3063,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::ProfileBo as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .create_template_switch_profile_v1(
-                &ruckus_one::network::common::ProfileBo::new(),
+                &<ruckus_one::network::common::ProfileBo as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_template_switch_profile_v1");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "create_template_switch_profile_v1",
+        support::same_json(&out, &expect, "create_template_switch_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "create_template_switch_profile_v1: decoded value differs from the sample"
         );
     }
     {
@@ -2478,7 +3098,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::ProfileView as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2488,7 +3110,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_template_switch_profile");
-        support::same_json(&out, "{}", "get_template_switch_profile");
+        support::same_json(&out, &expect, "get_template_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::ProfileView as support::Sample >
+            ::sample(),
+            "get_template_switch_profile: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2500,7 +3127,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::ProfileV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2510,7 +3139,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_template_switch_profile_v1");
-        support::same_json(&out, "{}", "get_template_switch_profile_v1");
+        support::same_json(&out, &expect, "get_template_switch_profile_v1");
+        assert_eq!(
+            out, < ruckus_one::network::common::ProfileV1 as support::Sample >
+            ::sample(),
+            "get_template_switch_profile_v1: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2522,7 +3156,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2532,10 +3168,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_template_switch_profile");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_template_switch_profile",
+        support::same_json(&out, &expect, "delete_template_switch_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "delete_template_switch_profile: decoded value differs from the sample"
         );
     }
     {
@@ -2546,9 +3183,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::HierarchyQueryResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2556,12 +3197,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .query_template_dependencies(
                 "templateId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_dependencies");
-        support::same_json(&out, "{}", "query_template_dependencies");
+        support::same_json(&out, &expect, "query_template_dependencies");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::HierarchyQueryResponse as
+            support::Sample > ::sample(),
+            "query_template_dependencies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2571,9 +3217,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::TemplateInstanceQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::DriftInstanceResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2581,12 +3231,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .query_template_instances(
                 "templateId 1/x",
-                &ruckus_one::network::wireless_venues::TemplateInstanceQuery::new(),
+                &<ruckus_one::network::wireless_venues::TemplateInstanceQuery as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_template_instances");
-        support::same_json(&out, "{}", "query_template_instances");
+        support::same_json(&out, &expect, "query_template_instances");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::DriftInstanceResponse as
+            support::Sample > ::sample(),
+            "query_template_instances: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2596,9 +3251,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::EnforceRequest as support::Sample>::sample_json(),
+            ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2606,15 +3265,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_template_enforcement_settings(
                 "templateId 1/x",
-                &ruckus_one::network::wireless_venues::EnforceRequest::new(),
+                &<ruckus_one::network::wireless_venues::EnforceRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_template_enforcement_settings");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "update_template_enforcement_settings",
+        support::same_json(&out, &expect, "update_template_enforcement_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "update_template_enforcement_settings: decoded value differs from the sample"
         );
     }
     {
@@ -2625,9 +3285,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::ApplyRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::ApplyTemplateResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2636,12 +3300,17 @@ async fn network_wireless_venues() {
             .apply_template_to_tenant(
                 "templateId 1/x",
                 "tenantId 1/x",
-                &ruckus_one::network::wireless_venues::ApplyRequest::new(),
+                &<ruckus_one::network::wireless_venues::ApplyRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("apply_template_to_tenant");
-        support::same_json(&out, "{}", "apply_template_to_tenant");
+        support::same_json(&out, &expect, "apply_template_to_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::ApplyTemplateResponse as
+            support::Sample > ::sample(),
+            "apply_template_to_tenant: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2653,7 +3322,14 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("[{}]"),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::DiffReport as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2663,7 +3339,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_template_tenant_diff_reports");
-        support::same_json(&out, "[{}]", "get_template_tenant_diff_reports");
+        support::same_json(&out, &expect, "get_template_tenant_diff_reports");
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_venues::DiffReport as
+            support::Sample > ::sample()],
+            "get_template_tenant_diff_reports: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2675,7 +3356,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2685,10 +3368,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("patch_template_tenant_diff_reports");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "patch_template_tenant_diff_reports",
+        support::same_json(&out, &expect, "patch_template_tenant_diff_reports");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
+            "patch_template_tenant_diff_reports: decoded value differs from the sample"
         );
     }
     {
@@ -2700,28 +3384,28 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::VenueTemplateView2 as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .create_venue_template(
-                &ruckus_one::network::wireless_venues::VenueTemplateView2::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_venues::VenueAddress::new(
-                        "sample".to_owned(),
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_venues::VenueTemplateView2 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_template");
+        support::same_json(&out, &expect, "create_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "create_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2731,19 +3415,29 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::common::QueryRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::QueryResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
-            .query_venue_templates(&ruckus_one::network::common::QueryRequest::new())
+            .query_venue_templates(
+                &<ruckus_one::network::common::QueryRequest as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_templates");
-        support::same_json(&out, "{}", "query_venue_templates");
+        support::same_json(&out, &expect, "query_venue_templates");
+        assert_eq!(
+            out, < ruckus_one::network::common::QueryResult as support::Sample >
+            ::sample(), "query_venue_templates: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2756,7 +3450,7 @@ async fn network_wireless_venues() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::VenueTemplateView2 as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2767,10 +3461,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_template");
-        support::same_json(
-            &out,
-            "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
-            "get_venue_template",
+        support::same_json(&out, &expect, "get_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::VenueTemplateView2 as
+            support::Sample > ::sample(),
+            "get_venue_template: decoded value differs from the sample"
         );
     }
     {
@@ -2782,10 +3477,12 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+                <ruckus_one::network::wireless_venues::VenueTemplateView2 as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2793,18 +3490,16 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .update_venue_template(
                 "venueTemplateId 1/x",
-                &ruckus_one::network::wireless_venues::VenueTemplateView2::new(
-                    "sample".to_owned(),
-                    ruckus_one::network::wireless_venues::VenueAddress::new(
-                        "sample".to_owned(),
-                        "sample".to_owned(),
-                    ),
-                ),
+                &<ruckus_one::network::wireless_venues::VenueTemplateView2 as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_venue_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_template");
+        support::same_json(&out, &expect, "update_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2816,7 +3511,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2826,7 +3523,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_template");
+        support::same_json(&out, &expect, "delete_venue_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_venue_template: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2836,9 +3537,13 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::UploadUrlRequest as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::SignedUrlResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2846,12 +3551,17 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .create_venue_upload_url(
                 "venueId 1/x",
-                &ruckus_one::network::wireless_venues::UploadUrlRequest::new(),
+                &<ruckus_one::network::wireless_venues::UploadUrlRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_upload_url");
-        support::same_json(&out, "{}", "create_venue_upload_url");
+        support::same_json(&out, &expect, "create_venue_upload_url");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::SignedUrlResponse as
+            support::Sample > ::sample(),
+            "create_venue_upload_url: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2863,7 +3573,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::SignedUrlResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2873,29 +3585,45 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("get_venue_file_url");
-        support::same_json(&out, "{}", "get_venue_file_url");
+        support::same_json(&out, &expect, "get_venue_file_url");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::SignedUrlResponse as
+            support::Sample > ::sample(),
+            "get_venue_file_url: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/floorplans/query",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::FloorPlanQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::FloorPlanPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .query_venue_floorplans("venueId 1/x")
+            .body(
+                &<ruckus_one::network::wireless_venues::FloorPlanQuery as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_venue_floorplans");
-        support::same_json(&out, "{}", "query_venue_floorplans");
+        support::same_json(&out, &expect, "query_venue_floorplans");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::FloorPlanPage as support::Sample
+            > ::sample(), "query_venue_floorplans: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2905,21 +3633,39 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("[[{}]]"),
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        serde_json::Value::Array(vec![<
+                        ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample_json()])
+                    ],
+                ),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::QueryResponseQosStats as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .wireless_venues()
             .query_qos_statistics(
-                &vec![vec![ruckus_one::network::common::QosMatchField::new()]],
+                &vec![
+                    vec![< ruckus_one::network::common::QosMatchField as support::Sample
+                    > ::sample()]
+                ],
             )
             .send()
             .await
             .expect("query_qos_statistics");
-        support::same_json(&out, "{}", "query_qos_statistics");
+        support::same_json(&out, &expect, "query_qos_statistics");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::QueryResponseQosStats as
+            support::Sample > ::sample(),
+            "query_qos_statistics: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2931,7 +3677,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2941,7 +3687,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_ap_models");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_ap_models");
+        support::same_json(&out, &expect, "list_venue_ap_models");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "list_venue_ap_models: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2953,7 +3703,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::AggregatedDeviceModel as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2963,7 +3715,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_aps_models");
-        support::same_json(&out, "{}", "list_venue_aps_models");
+        support::same_json(&out, &expect, "list_venue_aps_models");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::AggregatedDeviceModel as
+            support::Sample > ::sample(),
+            "list_venue_aps_models: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2975,7 +3732,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::QueryResponseTopologyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2985,7 +3744,12 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_mesh_topologies");
-        support::same_json(&out, "{}", "list_venue_mesh_topologies");
+        support::same_json(&out, &expect, "list_venue_mesh_topologies");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::QueryResponseTopologyResponse as
+            support::Sample > ::sample(),
+            "list_venue_mesh_topologies: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -2997,7 +3761,9 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::QueryResponseTopologyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -3007,6 +3773,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("list_venue_topologies");
-        support::same_json(&out, "{}", "list_venue_topologies");
+        support::same_json(&out, &expect, "list_venue_topologies");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::QueryResponseTopologyResponse as
+            support::Sample > ::sample(),
+            "list_venue_topologies: decoded value differs from the sample"
+        );
     }
 }

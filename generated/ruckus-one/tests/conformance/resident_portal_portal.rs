@@ -15,9 +15,13 @@ async fn resident_portal_portal() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::resident_portal::portal::LoginResource as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"unitGuid\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::PortalTokenResource as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -25,12 +29,17 @@ async fn resident_portal_portal() {
             .portal()
             .create_unit_login(
                 "propertyId 1/x",
-                &ruckus_one::resident_portal::portal::LoginResource::new(),
+                &<ruckus_one::resident_portal::portal::LoginResource as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_unit_login");
-        support::same_json(&out, "{\"unitGuid\":\"sample\"}", "create_unit_login");
+        support::same_json(&out, &expect, "create_unit_login");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::PortalTokenResource as
+            support::Sample > ::sample(),
+            "create_unit_login: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -86,7 +95,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::ResidentPortalAccess as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -96,7 +107,12 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property_access");
-        support::same_json(&out, "{}", "get_property_access");
+        support::same_json(&out, &expect, "get_property_access");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::ResidentPortalAccess as
+            support::Sample > ::sample(),
+            "get_property_access: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -108,7 +124,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::Property as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -118,7 +136,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property");
-        support::same_json(&out, "{}", "get_property");
+        support::same_json(&out, &expect, "get_property");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::Property as support::Sample >
+            ::sample(), "get_property: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -130,7 +152,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::PortalUiConfiguration as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -140,7 +164,12 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_property_ui_configurations");
-        support::same_json(&out, "{}", "get_property_ui_configurations");
+        support::same_json(&out, &expect, "get_property_ui_configurations");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::PortalUiConfiguration as
+            support::Sample > ::sample(),
+            "get_property_ui_configurations: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -174,7 +203,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"number\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::Unit as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -184,7 +215,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_unit");
-        support::same_json(&out, "{\"number\":\"sample\"}", "get_unit");
+        support::same_json(&out, &expect, "get_unit");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::Unit as support::Sample >
+            ::sample(), "get_unit: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -194,9 +229,13 @@ async fn resident_portal_portal() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"number\":\"sample\"}"),
+            body_json: Some(
+                <ruckus_one::resident_portal::portal::ResidentUnit as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"number\":\"sample\"}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::Unit as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -204,12 +243,16 @@ async fn resident_portal_portal() {
             .portal()
             .update_unit(
                 "propertyId 1/x",
-                &ruckus_one::resident_portal::portal::Unit::new("sample".to_owned()),
+                &<ruckus_one::resident_portal::portal::ResidentUnit as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_unit");
-        support::same_json(&out, "{\"number\":\"sample\"}", "update_unit");
+        support::same_json(&out, &expect, "update_unit");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::Unit as support::Sample >
+            ::sample(), "update_unit: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -221,7 +264,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::DevicesListResource as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -231,7 +276,12 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("list_unit_devices");
-        support::same_json(&out, "{}", "list_unit_devices");
+        support::same_json(&out, &expect, "list_unit_devices");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::DevicesListResource as
+            support::Sample > ::sample(),
+            "list_unit_devices: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -265,7 +315,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::UnitUser as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -275,7 +327,11 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("get_unit_user");
-        support::same_json(&out, "{}", "get_unit_user");
+        support::same_json(&out, &expect, "get_unit_user");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::UnitUser as support::Sample >
+            ::sample(), "get_unit_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -285,9 +341,11 @@ async fn resident_portal_portal() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some(
+                <ruckus_one::resident_portal::portal::ResidentUnitUser as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -296,34 +354,49 @@ async fn resident_portal_portal() {
             .update_unit_user(
                 "propertyId 1/x",
                 "userId 1/x",
-                &ruckus_one::resident_portal::portal::UnitUser::new(),
+                &<ruckus_one::resident_portal::portal::ResidentUnitUser as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("update_unit_user");
-        support::same_json(&out, "{\"sample\":true}", "update_unit_user");
+        support::same_json(&out, &expect, "update_unit_user");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_unit_user: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/residents/properties/propertyId%201%2Fx/units/users/query",
             accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some(
+                <ruckus_one::resident_portal::portal::UnitUserQuery as support::Sample>::sample_json(),
+            ),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::UnitUserPage as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
             .portal()
             .query_unit_users("propertyId 1/x")
+            .body(
+                &<ruckus_one::resident_portal::portal::UnitUserQuery as support::Sample>::sample(),
+            )
             .send()
             .await
             .expect("query_unit_users");
-        support::same_json(&out, "{}", "query_unit_users");
+        support::same_json(&out, &expect, "query_unit_users");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::UnitUserPage as support::Sample >
+            ::sample(), "query_unit_users: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {
@@ -335,7 +408,9 @@ async fn resident_portal_portal() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json(
+                <ruckus_one::resident_portal::portal::DevicesListResource as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -345,7 +420,12 @@ async fn resident_portal_portal() {
             .send()
             .await
             .expect("list_unit_user_devices");
-        support::same_json(&out, "{}", "list_unit_user_devices");
+        support::same_json(&out, &expect, "list_unit_user_devices");
+        assert_eq!(
+            out, < ruckus_one::resident_portal::portal::DevicesListResource as
+            support::Sample > ::sample(),
+            "list_unit_user_devices: decoded value differs from the sample"
+        );
     }
     {
         let expect = Expect {

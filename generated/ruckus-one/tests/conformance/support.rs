@@ -12,15 +12,38 @@ pub struct Expect {
     pub content_type: Option<&'static str>,
     pub query: &'static [(&'static str, &'static str)],
     pub headers: &'static [(&'static str, &'static str)],
-    pub body_json: Option<&'static str>,
+    pub body_json: Option<serde_json::Value>,
     pub status: u16,
     pub answer: Answer,
 }
 /// The answer's body.
 pub enum Answer {
-    Json(&'static str),
+    Json(serde_json::Value),
     Bytes(&'static [u8]),
     Empty,
+}
+/// A value of a generated type with every field set, and the JSON it is sent as
+/// (written from the wire names, not by serializing the value).
+pub trait Sample {
+    /// The value.
+    fn sample() -> Self;
+    /// Its JSON.
+    fn sample_json() -> serde_json::Value;
+}
+/// A JSON object of these fields.
+pub fn object<const N: usize>(
+    fields: [(&str, serde_json::Value); N],
+) -> serde_json::Value {
+    serde_json::Value::Object(
+        fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+    )
+}
+/// `json` with the string `tag` in its field `field` (a union's discriminator).
+pub fn tagged(mut json: serde_json::Value, field: &str, tag: &str) -> serde_json::Value {
+    if let Some(object) = json.as_object_mut() {
+        object.insert(field.to_owned(), tag.into());
+    }
+    json
 }
 /// A server on 127.0.0.1 with a token endpoint.
 pub async fn server() -> MockServer {
@@ -66,15 +89,12 @@ pub async fn expect(server: &MockServer, e: &Expect) -> MockGuard {
     for (k, v) in e.headers {
         mock = mock.and(header(*k, *v));
     }
-    if let Some(json) = e.body_json {
-        let value: serde_json::Value = serde_json::from_str(json).expect("sample JSON");
-        mock = mock.and(body_json(value));
+    if let Some(json) = &e.body_json {
+        mock = mock.and(body_json(json));
     }
-    let answer = match e.answer {
-        Answer::Json(json) => {
-            ResponseTemplate::new(e.status).set_body_raw(json, "application/json")
-        }
-        Answer::Bytes(bytes) => ResponseTemplate::new(e.status).set_body_bytes(bytes),
+    let answer = match &e.answer {
+        Answer::Json(json) => ResponseTemplate::new(e.status).set_body_json(json),
+        Answer::Bytes(bytes) => ResponseTemplate::new(e.status).set_body_bytes(*bytes),
         Answer::Empty => ResponseTemplate::new(e.status),
     };
     server.register_as_scoped(mock.respond_with(answer).expect(1)).await
@@ -91,8 +111,12 @@ impl wiremock::Match for ContentType {
     }
 }
 /// The decoded value serializes back to exactly the JSON the server sent.
-pub fn same_json<T: serde::Serialize>(value: &T, json: &str, id: &str) {
-    let expected: serde_json::Value = serde_json::from_str(json).expect("sample JSON");
+pub fn same_json<T: serde::Serialize>(value: &T, e: &Expect, id: &str) {
+    let Answer::Json(expected) = &e.answer else {
+        panic!("{id}: the answer is not JSON");
+    };
     let actual = serde_json::to_value(value).expect("serializable");
-    assert_eq!(actual, expected, "{id}: decoded value differs from the answer");
+    assert_eq!(
+        & actual, expected, "{id}: decoded value does not serialize back to the answer"
+    );
 }
