@@ -480,19 +480,18 @@ fn union_variant_doc(v: &UnionVariantIr, u: &UnionIr, position: usize) -> Vec<St
     }
     lines.push(match (&u.discriminator, &v.tag) {
         (Some(d), Some(tag)) => format!(
-            "A {} value: chosen when the wire field {} is {}.",
+            "Variant type {}; chosen when the wire field {} is {}.",
             code(v.type_name()),
             code(d),
             code(tag)
         ),
+        _ if position == 0 => format!(
+            "Variant type {}; chosen when the value decodes as one (tried first).",
+            code(v.type_name())
+        ),
         _ => format!(
-            "A {} value: chosen when the value decodes as one ({}).",
-            code(v.type_name()),
-            if position == 0 {
-                "tried first"
-            } else {
-                "tried after the variants above"
-            }
+            "Variant type {}; chosen when the value decodes as one and no variant above does.",
+            code(v.type_name())
         ),
     });
     lines
@@ -509,22 +508,36 @@ fn union(
 ) -> TokenStream {
     let name = ident(type_name);
     lines.push(String::new());
-    lines.push(match &u.discriminator {
-        Some(d) => format!(
-            "One of {} types, chosen by the string in the wire field {}. Forward compatible: a value with another {d} (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose {d} names a variant but does not decode as its type is an error.",
-            u.variants.len(),
-            code(d),
-            d = code(d),
-        ),
-        None => format!(
-            "One of {} types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.",
-            u.variants.len()
-        ),
-    });
+    match &u.discriminator {
+        Some(d) => {
+            let d = code(d);
+            lines.push(format!(
+                "One of {} types, chosen by the string in the wire field {d}.",
+                u.variants.len()
+            ));
+            lines.push(format!(
+                "Forward compatible: a value with another {d}, or none, is kept as raw JSON in"
+            ));
+            lines.push(format!(
+                "`Unknown` and sent back unchanged; a value whose {d} selects a variant but does"
+            ));
+            lines.push("not decode as its type is an error.".into());
+        }
+        None => {
+            lines.push(format!(
+                "One of {} types: the first, in the order below, that decodes the value.",
+                u.variants.len()
+            ));
+            lines.push(
+                "Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`"
+                    .into(),
+            );
+            lines.push("and sent back unchanged.".into());
+        }
+    }
     lines.push(String::new());
-    lines.push(
-        "Each variant is serialized as its own value (the variant types carry any discriminator field themselves).".into(),
-    );
+    lines.push("Each variant is serialized as its own value: the variant types carry any".into());
+    lines.push("discriminator field themselves.".into());
     let docs = doc(lines);
     let defs = u.variants.iter().enumerate().map(|(i, v)| {
         let n = ident(&v.rust);
