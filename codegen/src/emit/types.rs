@@ -196,6 +196,41 @@ fn object(
     }
 }
 
+/// Methods of standard traits that clippy's `should_implement_trait` expects in a trait impl
+/// rather than as an inherent method of the same shape, such as a builder setter.
+const TRAIT_METHODS: &[&str] = &[
+    "add",
+    "as_mut",
+    "as_ref",
+    "bitand",
+    "bitor",
+    "bitxor",
+    "borrow",
+    "borrow_mut",
+    "clone",
+    "cmp",
+    "default",
+    "deref",
+    "deref_mut",
+    "div",
+    "drop",
+    "eq",
+    "from_iter",
+    "from_str",
+    "hash",
+    "index",
+    "index_mut",
+    "into_iter",
+    "mul",
+    "neg",
+    "next",
+    "not",
+    "rem",
+    "shl",
+    "shr",
+    "sub",
+];
+
 /// The name of the `with_<field>` setter of an optional field of a model built with `new`.
 pub(super) fn with_setter(f: &FieldIr, fields: &[FieldIr]) -> String {
     // `type_` gets `with_type`, unless another field is named `type`.
@@ -283,6 +318,11 @@ fn model_builder(
         }
     });
     let comma = (!open_init.is_empty() && !fields.is_empty()).then(|| quote!(,));
+    // A setter named like a standard trait method (a field `next` or `add`) is still a setter.
+    let allow = builder_setters(fields)
+        .iter()
+        .any(|m| TRAIT_METHODS.contains(&m.as_str()))
+        .then(|| quote!(#[allow(clippy::should_implement_trait)]));
     let builder_doc = doc(&[
         format!("Builder of [`{model}`]: set its fields, then call `build`."),
         String::new(),
@@ -301,6 +341,7 @@ fn model_builder(
         #[must_use = "a builder does nothing until `build` is called"]
         pub struct #builder { #(#defs)* }
 
+        #allow
         impl #builder {
             #(#setters)*
 
@@ -594,6 +635,8 @@ fn union(
         #docs
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
+        // Variants hold their values directly, however their sizes differ.
+        #[allow(clippy::large_enum_variant)]
         pub enum #name {
             #(#defs)*
             /// A value that matches no variant, kept as received and sent back unchanged.
