@@ -312,7 +312,7 @@ fn model_builder(
         let n = ident(&f.rust);
         if f.required && !f.nullable {
             let wire = &f.wire;
-            quote!(#n: self.#n.ok_or(ruckus_one_runtime::MissingField::new(#model, #wire))?)
+            quote!(#n: self.#n.ok_or(missing(#wire))?)
         } else {
             quote!(#n: self.#n)
         }
@@ -347,6 +347,7 @@ fn model_builder(
 
             /// The value, or an error naming the first required field that is not set.
             pub fn build(self) -> Result<#name, ruckus_one_runtime::MissingField> {
+                let missing = |field| ruckus_one_runtime::MissingField::new(#model, field);
                 Ok(#name { #(#inits),* #comma #open_init })
             }
         }
