@@ -51,11 +51,67 @@ fn operations_fixture_output() {
     );
 }
 
+#[test]
+fn unions_fixture_output() {
+    insta::assert_snapshot!(
+        "unions",
+        render(&generate(&fixture("unions").join("ruckus-one.yaml")))
+    );
+}
+
+/// What the `unions` fixture is for, stated apart from the snapshot: the discriminated union
+/// decodes by its tag, the versioned pair keeps one route with two response types, and the
+/// bounded field's limits reach the docs and the OpenAPI export.
+#[test]
+fn unions_fixture_has_a_union_a_versioned_pair_and_bounds() {
+    let files = generate(&fixture("unions").join("ruckus-one.yaml"));
+    let networks = &files["fixture-unions/src/demo/networks.rs"];
+    assert!(networks.contains("pub enum WifiNetwork {"), "{networks}");
+    assert!(networks.contains("Psk(PskWifiNetwork),"));
+    assert!(networks.contains("Unknown(serde_json::Value),"));
+    assert!(networks.contains("match ruckus_one_runtime::union::tag(&value, \"type\")"));
+    assert!(networks.contains("Some(\"PSK\") => {"));
+    assert!(networks.contains("pub fn builder() -> AaaWifiNetworkBuilder"));
+    let widgets = &files["fixture-unions/src/demo/widgets.rs"];
+    for (op, output, accept) in [
+        ("get_widget", "Widget", "application/vnd.ruckus.v1.1+json"),
+        (
+            "get_widget_v1",
+            "WidgetV1",
+            "application/vnd.ruckus.v1+json",
+        ),
+    ] {
+        assert!(
+            widgets.contains(&format!("id: \"{op}\",")),
+            "{op} has its descriptor"
+        );
+        assert!(widgets.contains(&format!("accept: \"{accept}\"")), "{op}");
+        assert!(
+            widgets.contains(&format!("Result<{output}, ruckus_one_runtime::Error>")),
+            "{op} returns {output}"
+        );
+    }
+    assert!(
+        widgets.contains("/// Wire name `size`; `integer`; required; maximum: 100; minimum: 1.")
+    );
+    let openapi = match ruckus_codegen::openapi(&fixture("unions").join("ruckus-one.yaml")) {
+        Ok(files) => files,
+        Err(diags) => panic!("{diags:?}"),
+    };
+    let yaml = &openapi["openapi/demo.yaml"];
+    assert!(yaml.contains("propertyName: type"), "{yaml}");
+    assert!(
+        yaml.contains("PSK: '#/components/schemas/PskWifiNetwork'"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("maximum: 4094"), "{yaml}");
+}
+
 /// The OpenAPI export of each fixture (`cargo xtask generate` writes it beside the crate; xtask's
 /// `openapi_export` test validates it).
 #[test]
 fn openapi_export_of_the_fixtures() {
-    for name in ["shapes", "operations"] {
+    for name in ["shapes", "operations", "unions"] {
         let files = match ruckus_codegen::openapi(&fixture(name).join("ruckus-one.yaml")) {
             Ok(files) => files,
             Err(diags) => panic!("{diags:?}"),
@@ -66,7 +122,7 @@ fn openapi_export_of_the_fixtures() {
 
 #[test]
 fn generating_twice_is_byte_identical() {
-    for name in ["shapes", "operations"] {
+    for name in ["shapes", "operations", "unions"] {
         let top = fixture(name).join("ruckus-one.yaml");
         assert_eq!(
             render(&generate(&top)),
@@ -253,7 +309,7 @@ fn removed_operations_are_documented_but_not_generated() {
 
 #[test]
 fn every_generated_file_starts_with_the_preamble() {
-    for name in ["shapes", "operations"] {
+    for name in ["shapes", "operations", "unions"] {
         for (path, text) in generate(&fixture(name).join("ruckus-one.yaml")) {
             let first = text.lines().next().unwrap_or_default();
             assert!(

@@ -644,6 +644,8 @@ fn list_prints_a_header_and_one_row_per_operation() {
             "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\tasync",
             "demo\tlist_items\tList Items\tGET\t/items\tstable\tdocumented\t200\t\tVec<Item>\t\tapplication/json\tapplication/json\t\tno",
             "demo\tget_item\tGet Item\tGET\t/items/{itemId}\tstable\tdocumented\t200\t\tItem\t\tapplication/json\tapplication/json\t\tno",
+            // A union response is listed by its type name like any other named type.
+            "demo\tget_outline\tGet Outline\tGET\t/outlines/{outlineId}\tstable\tdocumented\t200\t\tOutline\t\tapplication/json\tapplication/json\t\tno",
         ],
         "unexpected listing:\n{stdout}"
     );

@@ -220,8 +220,9 @@ fn a_long_title_or_description_is_written_a_fixed_number_of_times_not_per_operat
     let long_title = "T".repeat(190);
     let titled = output_size(&with_operations(100, &long_title, &line(10)));
     let per_title_byte = (titled - short) as f64 / 186.0;
+    // A few times per area (the base has three), never once per operation (there are 100).
     assert!(
-        per_title_byte < 12.0,
+        per_title_byte < 16.0,
         "the title is written {per_title_byte:.0} times"
     );
     let description: Vec<String> = (0..200).map(|_| line(500)).collect();

@@ -391,7 +391,15 @@ fn type_section(s: &mut String, t: &TypeIr) {
                     v.description.as_deref().map(prose).unwrap_or_default()
                 );
             }
-            s.push_str("| (any other) | `Unknown` | raw JSON | kept as received and sent back unchanged |\n");
+            let other = if u.discriminator.is_some() {
+                "(any other)"
+            } else {
+                "(none decodes)"
+            };
+            let _ = writeln!(
+                s,
+                "| {other} | `Unknown` | raw JSON | kept as received and sent back unchanged |"
+            );
         }
         TypeKind::NotShown(note) => {
             let _ = writeln!(

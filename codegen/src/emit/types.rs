@@ -196,6 +196,41 @@ fn object(
     }
 }
 
+/// Methods of standard traits that clippy's `should_implement_trait` expects in a trait impl
+/// rather than as an inherent method of the same shape, such as a builder setter.
+const TRAIT_METHODS: &[&str] = &[
+    "add",
+    "as_mut",
+    "as_ref",
+    "bitand",
+    "bitor",
+    "bitxor",
+    "borrow",
+    "borrow_mut",
+    "clone",
+    "cmp",
+    "default",
+    "deref",
+    "deref_mut",
+    "div",
+    "drop",
+    "eq",
+    "from_iter",
+    "from_str",
+    "hash",
+    "index",
+    "index_mut",
+    "into_iter",
+    "mul",
+    "neg",
+    "next",
+    "not",
+    "rem",
+    "shl",
+    "shr",
+    "sub",
+];
+
 /// The name of the `with_<field>` setter of an optional field of a model built with `new`.
 pub(super) fn with_setter(f: &FieldIr, fields: &[FieldIr]) -> String {
     // `type_` gets `with_type`, unless another field is named `type`.
@@ -277,12 +312,17 @@ fn model_builder(
         let n = ident(&f.rust);
         if f.required && !f.nullable {
             let wire = &f.wire;
-            quote!(#n: self.#n.ok_or(ruckus_one_runtime::MissingField::new(#model, #wire))?)
+            quote!(#n: self.#n.ok_or(missing(#wire))?)
         } else {
             quote!(#n: self.#n)
         }
     });
     let comma = (!open_init.is_empty() && !fields.is_empty()).then(|| quote!(,));
+    // A setter named like a standard trait method (a field `next` or `add`) is still a setter.
+    let allow = builder_setters(fields)
+        .iter()
+        .any(|m| TRAIT_METHODS.contains(&m.as_str()))
+        .then(|| quote!(#[allow(clippy::should_implement_trait)]));
     let builder_doc = doc(&[
         format!("Builder of [`{model}`]: set its fields, then call `build`."),
         String::new(),
@@ -301,11 +341,13 @@ fn model_builder(
         #[must_use = "a builder does nothing until `build` is called"]
         pub struct #builder { #(#defs)* }
 
+        #allow
         impl #builder {
             #(#setters)*
 
             /// The value, or an error naming the first required field that is not set.
             pub fn build(self) -> Result<#name, ruckus_one_runtime::MissingField> {
+                let missing = |field| ruckus_one_runtime::MissingField::new(#model, field);
                 Ok(#name { #(#inits),* #comma #open_init })
             }
         }
@@ -480,19 +522,18 @@ fn union_variant_doc(v: &UnionVariantIr, u: &UnionIr, position: usize) -> Vec<St
     }
     lines.push(match (&u.discriminator, &v.tag) {
         (Some(d), Some(tag)) => format!(
-            "A {} value: chosen when the wire field {} is {}.",
+            "Variant type {}; chosen when the wire field {} is {}.",
             code(v.type_name()),
             code(d),
             code(tag)
         ),
+        _ if position == 0 => format!(
+            "Variant type {}; chosen when the value decodes as one (tried first).",
+            code(v.type_name())
+        ),
         _ => format!(
-            "A {} value: chosen when the value decodes as one ({}).",
-            code(v.type_name()),
-            if position == 0 {
-                "tried first"
-            } else {
-                "tried after the variants above"
-            }
+            "Variant type {}; chosen when the value decodes as one and no variant above does.",
+            code(v.type_name())
         ),
     });
     lines
@@ -509,22 +550,36 @@ fn union(
 ) -> TokenStream {
     let name = ident(type_name);
     lines.push(String::new());
-    lines.push(match &u.discriminator {
-        Some(d) => format!(
-            "One of {} types, chosen by the string in the wire field {}. Forward compatible: a value with another {d} (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose {d} names a variant but does not decode as its type is an error.",
-            u.variants.len(),
-            code(d),
-            d = code(d),
-        ),
-        None => format!(
-            "One of {} types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.",
-            u.variants.len()
-        ),
-    });
+    match &u.discriminator {
+        Some(d) => {
+            let d = code(d);
+            lines.push(format!(
+                "One of {} types, chosen by the string in the wire field {d}.",
+                u.variants.len()
+            ));
+            lines.push(format!(
+                "Forward compatible: a value with another {d}, or none, is kept as raw JSON in"
+            ));
+            lines.push(format!(
+                "`Unknown` and sent back unchanged; a value whose {d} selects a variant but does"
+            ));
+            lines.push("not decode as its type is an error.".into());
+        }
+        None => {
+            lines.push(format!(
+                "One of {} types: the first, in the order below, that decodes the value.",
+                u.variants.len()
+            ));
+            lines.push(
+                "Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`"
+                    .into(),
+            );
+            lines.push("and sent back unchanged.".into());
+        }
+    }
     lines.push(String::new());
-    lines.push(
-        "Each variant is serialized as its own value (the variant types carry any discriminator field themselves).".into(),
-    );
+    lines.push("Each variant is serialized as its own value: the variant types carry any".into());
+    lines.push("discriminator field themselves.".into());
     let docs = doc(lines);
     let defs = u.variants.iter().enumerate().map(|(i, v)| {
         let n = ident(&v.rust);
@@ -581,6 +636,8 @@ fn union(
         #docs
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
+        // Variants hold their values directly, however their sizes differ.
+        #[allow(clippy::large_enum_variant)]
         pub enum #name {
             #(#defs)*
             /// A value that matches no variant, kept as received and sent back unchanged.

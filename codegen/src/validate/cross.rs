@@ -122,6 +122,28 @@ impl Validator {
             .map(|k| (k.clone(), "type".to_owned()))
             .collect();
         for ((file, _), area) in files.iter().zip(areas) {
+            for t in &area.types {
+                let TypeKind::Object(fields, _) = &t.kind else {
+                    continue;
+                };
+                if !crate::ir::uses_builder(fields) {
+                    continue;
+                }
+                let builder = format!("{}Builder", t.name);
+                let by = format!("the builder of type `{}`", t.name);
+                if let Some(prev) = items.insert(builder.clone(), by) {
+                    // An inline type is reported where its parent type is declared.
+                    let name = t.origin.as_deref().map_or(t.name.as_str(), |o| {
+                        find_parent(&area.types, o).unwrap_or(t.name.as_str())
+                    });
+                    self.diags.push_with(|| file.diag(
+                        &["types:", &format!("name: {name}")],
+                        format!("type `{}` has more than {} required fields, so it is built with the generated `{builder}`, which is already a {prev}; rename one of them", t.name, crate::ir::MAX_NEW_ARGUMENTS),
+                    ));
+                }
+            }
+        }
+        for ((file, _), area) in files.iter().zip(areas) {
             let Some(handler) = &area.handler else {
                 continue;
             };
@@ -191,6 +213,15 @@ impl Validator {
             }
         }
     }
+}
+
+/// The declared type an inline type's origin (`<Parent><Field>`) starts with, if any.
+fn find_parent<'a>(types: &'a [TypeIr], origin: &str) -> Option<&'a str> {
+    types
+        .iter()
+        .filter(|t| t.origin.is_none() && origin.starts_with(t.name.as_str()))
+        .map(|t| t.name.as_str())
+        .max_by_key(|n| n.len())
 }
 
 /// Whether the named type `name` is an object whose field `field` can hold the string `tag`.

@@ -497,73 +497,21 @@ impl CreateScheduleRequestBuilder {
     pub fn build(
         self,
     ) -> Result<CreateScheduleRequest, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "CreateScheduleRequest",
+            field,
+        );
         Ok(CreateScheduleRequest {
-            name: self
-                .name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "name",
-                    ),
-                )?,
-            report_name: self
-                .report_name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "reportName",
-                    ),
-                )?,
-            description: self
-                .description
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "description",
-                    ),
-                )?,
-            frequency: self
-                .frequency
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "frequency",
-                    ),
-                )?,
-            granularity: self
-                .granularity
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "granularity",
-                    ),
-                )?,
+            name: self.name.ok_or(missing("name"))?,
+            report_name: self.report_name.ok_or(missing("reportName"))?,
+            description: self.description.ok_or(missing("description"))?,
+            frequency: self.frequency.ok_or(missing("frequency"))?,
+            granularity: self.granularity.ok_or(missing("granularity"))?,
             filter: self.filter,
-            format: self
-                .format
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "format",
-                    ),
-                )?,
-            timezone: self
-                .timezone
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "timezone",
-                    ),
-                )?,
+            format: self.format.ok_or(missing("format"))?,
+            timezone: self.timezone.ok_or(missing("timezone"))?,
             pdf_cover_page: self.pdf_cover_page,
-            recipients: self
-                .recipients
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "CreateScheduleRequest",
-                        "recipients",
-                    ),
-                )?,
+            recipients: self.recipients.ok_or(missing("recipients"))?,
             active: self.active,
         })
     }
