@@ -2646,39 +2646,18 @@ impl LinkAggregationGroupBuilder {
     pub fn build(
         self,
     ) -> Result<LinkAggregationGroup, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "LinkAggregationGroup",
+            field,
+        );
         Ok(LinkAggregationGroup {
-            id: self
-                .id
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("LinkAggregationGroup", "id"),
-                )?,
+            id: self.id.ok_or(missing("id"))?,
             description: self.description,
             lag_type: self.lag_type,
-            lacp_mode: self
-                .lacp_mode
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkAggregationGroup",
-                        "lacpMode",
-                    ),
-                )?,
-            lacp_timeout: self
-                .lacp_timeout
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkAggregationGroup",
-                        "lacpTimeout",
-                    ),
-                )?,
+            lacp_mode: self.lacp_mode.ok_or(missing("lacpMode"))?,
+            lacp_timeout: self.lacp_timeout.ok_or(missing("lacpTimeout"))?,
             lag_members: self.lag_members,
-            port_type: self
-                .port_type
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkAggregationGroup",
-                        "portType",
-                    ),
-                )?,
+            port_type: self.port_type.ok_or(missing("portType"))?,
             ip_mode: self.ip_mode,
             ip: self.ip,
             subnet: self.subnet,
@@ -2687,14 +2666,7 @@ impl LinkAggregationGroupBuilder {
             access_port_enabled: self.access_port_enabled,
             nat_enabled: self.nat_enabled,
             nat_pools: self.nat_pools,
-            lag_enabled: self
-                .lag_enabled
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkAggregationGroup",
-                        "lagEnabled",
-                    ),
-                )?,
+            lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
             report_ip: self.report_ip,
             report_subnet: self.report_subnet,
             additional_fields: std::collections::BTreeMap::new(),
@@ -3082,55 +3054,21 @@ impl LinkHealthCheckPolicyBuilder {
     pub fn build(
         self,
     ) -> Result<LinkHealthCheckPolicy, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "LinkHealthCheckPolicy",
+            field,
+        );
         Ok(LinkHealthCheckPolicy {
-            protocol: self
-                .protocol
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkHealthCheckPolicy",
-                        "protocol",
-                    ),
-                )?,
+            protocol: self.protocol.ok_or(missing("protocol"))?,
             target_ip_addresses: self
                 .target_ip_addresses
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkHealthCheckPolicy",
-                        "targetIpAddresses",
-                    ),
-                )?,
+                .ok_or(missing("targetIpAddresses"))?,
             link_down_criteria: self
                 .link_down_criteria
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkHealthCheckPolicy",
-                        "linkDownCriteria",
-                    ),
-                )?,
-            interval_seconds: self
-                .interval_seconds
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkHealthCheckPolicy",
-                        "intervalSeconds",
-                    ),
-                )?,
-            max_count_to_down: self
-                .max_count_to_down
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkHealthCheckPolicy",
-                        "maxCountToDown",
-                    ),
-                )?,
-            max_count_to_up: self
-                .max_count_to_up
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LinkHealthCheckPolicy",
-                        "maxCountToUp",
-                    ),
-                )?,
+                .ok_or(missing("linkDownCriteria"))?,
+            interval_seconds: self.interval_seconds.ok_or(missing("intervalSeconds"))?,
+            max_count_to_down: self.max_count_to_down.ok_or(missing("maxCountToDown"))?,
+            max_count_to_up: self.max_count_to_up.ok_or(missing("maxCountToUp"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -3813,19 +3751,14 @@ impl PortBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<Port, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new("Port", field);
         Ok(Port {
-            id: self.id.ok_or(ruckus_one_runtime::MissingField::new("Port", "id"))?,
-            name: self
-                .name
-                .ok_or(ruckus_one_runtime::MissingField::new("Port", "name"))?,
+            id: self.id.ok_or(missing("id"))?,
+            name: self.name.ok_or(missing("name"))?,
             interface_name: self.interface_name,
-            mac: self.mac.ok_or(ruckus_one_runtime::MissingField::new("Port", "mac"))?,
-            enabled: self
-                .enabled
-                .ok_or(ruckus_one_runtime::MissingField::new("Port", "enabled"))?,
-            port_type: self
-                .port_type
-                .ok_or(ruckus_one_runtime::MissingField::new("Port", "portType"))?,
+            mac: self.mac.ok_or(missing("mac"))?,
+            enabled: self.enabled.ok_or(missing("enabled"))?,
+            port_type: self.port_type.ok_or(missing("portType"))?,
             nat_enabled: self.nat_enabled,
             nat_pools: self.nat_pools,
             ip_mode: self.ip_mode,
@@ -5101,34 +5034,17 @@ impl UpdateLinkAggregationGroupBuilder {
     pub fn build(
         self,
     ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "UpdateLinkAggregationGroup",
+            field,
+        );
         Ok(UpdateLinkAggregationGroup {
             description: self.description,
             lag_type: self.lag_type,
-            lacp_mode: self
-                .lacp_mode
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "UpdateLinkAggregationGroup",
-                        "lacpMode",
-                    ),
-                )?,
-            lacp_timeout: self
-                .lacp_timeout
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "UpdateLinkAggregationGroup",
-                        "lacpTimeout",
-                    ),
-                )?,
+            lacp_mode: self.lacp_mode.ok_or(missing("lacpMode"))?,
+            lacp_timeout: self.lacp_timeout.ok_or(missing("lacpTimeout"))?,
             lag_members: self.lag_members,
-            port_type: self
-                .port_type
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "UpdateLinkAggregationGroup",
-                        "portType",
-                    ),
-                )?,
+            port_type: self.port_type.ok_or(missing("portType"))?,
             ip_mode: self.ip_mode,
             ip: self.ip,
             subnet: self.subnet,
@@ -5137,14 +5053,7 @@ impl UpdateLinkAggregationGroupBuilder {
             access_port_enabled: self.access_port_enabled,
             nat_enabled: self.nat_enabled,
             nat_pools: self.nat_pools,
-            lag_enabled: self
-                .lag_enabled
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "UpdateLinkAggregationGroup",
-                        "lagEnabled",
-                    ),
-                )?,
+            lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -5601,26 +5510,14 @@ impl WanMemberBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<WanMember, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new("WanMember", field);
         Ok(WanMember {
-            serial_number: self
-                .serial_number
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("WanMember", "serialNumber"),
-                )?,
-            port_name: self
-                .port_name
-                .ok_or(ruckus_one_runtime::MissingField::new("WanMember", "portName"))?,
-            priority: self
-                .priority
-                .ok_or(ruckus_one_runtime::MissingField::new("WanMember", "priority"))?,
+            serial_number: self.serial_number.ok_or(missing("serialNumber"))?,
+            port_name: self.port_name.ok_or(missing("portName"))?,
+            priority: self.priority.ok_or(missing("priority"))?,
             health_check_enabled: self
                 .health_check_enabled
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "WanMember",
-                        "healthCheckEnabled",
-                    ),
-                )?,
+                .ok_or(missing("healthCheckEnabled"))?,
             link_health_check_policy: self.link_health_check_policy,
             additional_fields: std::collections::BTreeMap::new(),
         })

@@ -3517,28 +3517,19 @@ impl CaBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<Ca, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new("Ca", field);
         Ok(Ca {
             id: self.id,
-            name: self.name.ok_or(ruckus_one_runtime::MissingField::new("Ca", "name"))?,
-            common_name: self
-                .common_name
-                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "commonName"))?,
+            name: self.name.ok_or(missing("name"))?,
+            common_name: self.common_name.ok_or(missing("commonName"))?,
             description: self.description,
             organization: self.organization,
             organization_unit: self.organization_unit,
             email: self.email,
-            start_date: self
-                .start_date
-                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "startDate"))?,
-            expire_date: self
-                .expire_date
-                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "expireDate"))?,
-            key_length: self
-                .key_length
-                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "keyLength"))?,
-            algorithm: self
-                .algorithm
-                .ok_or(ruckus_one_runtime::MissingField::new("Ca", "algorithm"))?,
+            start_date: self.start_date.ok_or(missing("startDate"))?,
+            expire_date: self.expire_date.ok_or(missing("expireDate"))?,
+            key_length: self.key_length.ok_or(missing("keyLength"))?,
+            algorithm: self.algorithm.ok_or(missing("algorithm"))?,
             title: self.title,
             locality: self.locality,
             state: self.state,
@@ -6469,19 +6460,23 @@ impl EvaluationCriteria {
 ///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria (inline)).
 ///
-/// One of 4 types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.
+/// One of 4 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
 ///
-/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+/// Each variant is serialized as its own value: the variant types carry any
+/// discriminator field themselves.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
 pub enum EvaluationCriteriaValue {
-    /// A `BooleanEvaluation` value: chosen when the value decodes as one (tried first).
+    /// Variant type `BooleanEvaluation`; chosen when the value decodes as one (tried first).
     BooleanEvaluation(BooleanEvaluation),
-    /// A `DateTimeEvaluation` value: chosen when the value decodes as one (tried after the variants above).
+    /// Variant type `DateTimeEvaluation`; chosen when the value decodes as one and no variant above does.
     DateTimeEvaluation(DateTimeEvaluation),
-    /// A `NumberEvaluation` value: chosen when the value decodes as one (tried after the variants above).
+    /// Variant type `NumberEvaluation`; chosen when the value decodes as one and no variant above does.
     NumberEvaluation(NumberEvaluation),
-    /// A `StringEvaluation` value: chosen when the value decodes as one (tried after the variants above).
+    /// Variant type `StringEvaluation`; chosen when the value decodes as one and no variant above does.
     StringEvaluation(StringEvaluation),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),

@@ -4524,46 +4524,22 @@ impl MobilePushNotificationEndpointBuilder {
     pub fn build(
         self,
     ) -> Result<MobilePushNotificationEndpoint, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "MobilePushNotificationEndpoint",
+            field,
+        );
         Ok(MobilePushNotificationEndpoint {
             id: self.id,
             created_date: self.created_date,
             updated_date: self.updated_date,
-            destination: self
-                .destination
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "MobilePushNotificationEndpoint",
-                        "destination",
-                    ),
-                )?,
+            destination: self.destination.ok_or(missing("destination"))?,
             active: self.active,
             status: self.status,
             type_: self.type_,
             parent_id: self.parent_id,
-            platform: self
-                .platform
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "MobilePushNotificationEndpoint",
-                        "platform",
-                    ),
-                )?,
-            device_token: self
-                .device_token
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "MobilePushNotificationEndpoint",
-                        "deviceToken",
-                    ),
-                )?,
-            device_id: self
-                .device_id
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "MobilePushNotificationEndpoint",
-                        "deviceId",
-                    ),
-                )?,
+            platform: self.platform.ok_or(missing("platform"))?,
+            device_token: self.device_token.ok_or(missing("deviceToken"))?,
+            device_id: self.device_id.ok_or(missing("deviceId"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -6328,17 +6304,22 @@ impl MspView {
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpoint).
 ///
-/// One of 3 types, chosen by the string in the wire field `type`. Forward compatible: a value with another `type` (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose `type` names a variant but does not decode as its type is an error.
+/// One of 3 types, chosen by the string in the wire field `type`.
+/// Forward compatible: a value with another `type`, or none, is kept as raw JSON in
+/// `Unknown` and sent back unchanged; a value whose `type` selects a variant but does
+/// not decode as its type is an error.
 ///
-/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+/// Each variant is serialized as its own value: the variant types carry any
+/// discriminator field themselves.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
 pub enum NotificationEndpoint {
-    /// A `EmailNotificationEndpoint` value: chosen when the wire field `type` is `EmailNotificationEndpoint`.
+    /// Variant type `EmailNotificationEndpoint`; chosen when the wire field `type` is `EmailNotificationEndpoint`.
     Email(EmailNotificationEndpoint),
-    /// A `MobilePushNotificationEndpoint` value: chosen when the wire field `type` is `MobilePushNotificationEndpoint`.
+    /// Variant type `MobilePushNotificationEndpoint`; chosen when the wire field `type` is `MobilePushNotificationEndpoint`.
     MobilePush(MobilePushNotificationEndpoint),
-    /// A `SmsNotificationEndpoint` value: chosen when the wire field `type` is `SmsNotificationEndpoint`.
+    /// Variant type `SmsNotificationEndpoint`; chosen when the wire field `type` is `SmsNotificationEndpoint`.
     Sms(SmsNotificationEndpoint),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),

@@ -11926,15 +11926,19 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11Auto {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml addAp (inline body schema)).
 ///
-/// One of 2 types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.
+/// One of 2 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
 ///
-/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+/// Each variant is serialized as its own value: the variant types carry any
+/// discriminator field themselves.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
 pub enum CreateVenueApResponse {
-    /// A `EntityIdOperationResponse` value: chosen when the value decodes as one (tried first).
+    /// Variant type `EntityIdOperationResponse`; chosen when the value decodes as one (tried first).
     EntityIdOperationResponse(super::common::EntityIdOperationResponse),
-    /// A `OperationResponseRequestIdOnly` value: chosen when the value decodes as one (tried after the variants above).
+    /// Variant type `OperationResponseRequestIdOnly`; chosen when the value decodes as one and no variant above does.
     OperationResponseRequestIdOnly(super::common::OperationResponseRequestIdOnly),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),

@@ -3425,17 +3425,21 @@ impl ComponentDisplay {
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (inline body schema)).
 ///
-/// One of 2 types: the first, in the order below, that decodes the value. Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown` and sent back unchanged.
+/// One of 2 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
 ///
-/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+/// Each variant is serialized as its own value: the variant types carry any
+/// discriminator field themselves.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
 pub enum CreateWifiNetworkGuestUserResponse {
-    /// A `OperationResponseListGuestUserImportResponse` value: chosen when the value decodes as one (tried first).
+    /// Variant type `OperationResponseListGuestUserImportResponse`; chosen when the value decodes as one (tried first).
     OperationResponseListGuestUserImportResponse(
         OperationResponseListGuestUserImportResponse,
     ),
-    /// A `OperationResponseGuestUser` value: chosen when the value decodes as one (tried after the variants above).
+    /// Variant type `OperationResponseGuestUser`; chosen when the value decodes as one and no variant above does.
     OperationResponseGuestUser(OperationResponseGuestUser),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),
@@ -6638,52 +6642,26 @@ impl GuestUserWithoutIdBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<GuestUserWithoutId, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "GuestUserWithoutId",
+            field,
+        );
         Ok(GuestUserWithoutId {
             created_date: self.created_date,
             last_modified: self.last_modified,
-            name: self
-                .name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("GuestUserWithoutId", "name"),
-                )?,
+            name: self.name.ok_or(missing("name"))?,
             disabled: self.disabled,
             notes: self.notes,
             email: self.email,
             mobile_phone_number: self
                 .mobile_phone_number
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "GuestUserWithoutId",
-                        "mobilePhoneNumber",
-                    ),
-                )?,
-            max_devices: self
-                .max_devices
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "GuestUserWithoutId",
-                        "maxDevices",
-                    ),
-                )?,
+                .ok_or(missing("mobilePhoneNumber"))?,
+            max_devices: self.max_devices.ok_or(missing("maxDevices"))?,
             mac_addresses: self.mac_addresses,
             ssid: self.ssid,
-            delivery_methods: self
-                .delivery_methods
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "GuestUserWithoutId",
-                        "deliveryMethods",
-                    ),
-                )?,
+            delivery_methods: self.delivery_methods.ok_or(missing("deliveryMethods"))?,
             guest_user_type: self.guest_user_type,
-            expiration: self
-                .expiration
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "GuestUserWithoutId",
-                        "expiration",
-                    ),
-                )?,
+            expiration: self.expiration.ok_or(missing("expiration"))?,
             password: self.password,
             expiration_date: self.expiration_date,
             additional_fields: std::collections::BTreeMap::new(),
@@ -6935,33 +6913,18 @@ impl GuestWifiNetworkBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<GuestWifiNetwork, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "GuestWifiNetwork",
+            field,
+        );
         Ok(GuestWifiNetwork {
             id: self.id,
-            name: self
-                .name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("GuestWifiNetwork", "name"),
-                )?,
-            type_: self
-                .type_
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("GuestWifiNetwork", "type"),
-                )?,
+            name: self.name.ok_or(missing("name"))?,
+            type_: self.type_.ok_or(missing("type"))?,
             description: self.description,
             enable_dhcp: self.enable_dhcp,
-            guest_portal: self
-                .guest_portal
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "GuestWifiNetwork",
-                        "guestPortal",
-                    ),
-                )?,
-            wlan: self
-                .wlan
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("GuestWifiNetwork", "wlan"),
-                )?,
+            guest_portal: self.guest_portal.ok_or(missing("guestPortal"))?,
+            wlan: self.wlan.ok_or(missing("wlan"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -9421,33 +9384,20 @@ impl Hotspot20WifiNetworkBuilder {
     pub fn build(
         self,
     ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "Hotspot20WifiNetwork",
+            field,
+        );
         Ok(Hotspot20WifiNetwork {
             id: self.id,
-            name: self
-                .name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("Hotspot20WifiNetwork", "name"),
-                )?,
-            type_: self
-                .type_
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("Hotspot20WifiNetwork", "type"),
-                )?,
+            name: self.name.ok_or(missing("name"))?,
+            type_: self.type_.ok_or(missing("type"))?,
             accounting_interim_updates: self.accounting_interim_updates,
             description: self.description,
             hotspot20_settings: self
                 .hotspot20_settings
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "Hotspot20WifiNetwork",
-                        "hotspot20Settings",
-                    ),
-                )?,
-            wlan: self
-                .wlan
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("Hotspot20WifiNetwork", "wlan"),
-                )?,
+                .ok_or(missing("hotspot20Settings"))?,
+            wlan: self.wlan.ok_or(missing("wlan"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -16484,23 +16434,28 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTy
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
 ///
-/// One of 6 types, chosen by the string in the wire field `type`. Forward compatible: a value with another `type` (or none) is kept as raw JSON in `Unknown` and sent back unchanged; a value whose `type` names a variant but does not decode as its type is an error.
+/// One of 6 types, chosen by the string in the wire field `type`.
+/// Forward compatible: a value with another `type`, or none, is kept as raw JSON in
+/// `Unknown` and sent back unchanged; a value whose `type` selects a variant but does
+/// not decode as its type is an error.
 ///
-/// Each variant is serialized as its own value (the variant types carry any discriminator field themselves).
+/// Each variant is serialized as its own value: the variant types carry any
+/// discriminator field themselves.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
 pub enum WifiNetwork {
-    /// A `AaaWifiNetwork` value: chosen when the wire field `type` is `AAAWifiNetwork`.
+    /// Variant type `AaaWifiNetwork`; chosen when the wire field `type` is `AAAWifiNetwork`.
     Aaa(AaaWifiNetwork),
-    /// A `DpskWifiNetwork` value: chosen when the wire field `type` is `DpskWifiNetwork`.
+    /// Variant type `DpskWifiNetwork`; chosen when the wire field `type` is `DpskWifiNetwork`.
     Dpsk(DpskWifiNetwork),
-    /// A `GuestWifiNetwork` value: chosen when the wire field `type` is `GuestWifiNetwork`.
+    /// Variant type `GuestWifiNetwork`; chosen when the wire field `type` is `GuestWifiNetwork`.
     Guest(GuestWifiNetwork),
-    /// A `Hotspot20WifiNetwork` value: chosen when the wire field `type` is `Hotspot20WifiNetwork`.
+    /// Variant type `Hotspot20WifiNetwork`; chosen when the wire field `type` is `Hotspot20WifiNetwork`.
     Hotspot20(Hotspot20WifiNetwork),
-    /// A `OpenWifiNetwork` value: chosen when the wire field `type` is `OpenWifiNetwork`.
+    /// Variant type `OpenWifiNetwork`; chosen when the wire field `type` is `OpenWifiNetwork`.
     Open(OpenWifiNetwork),
-    /// A `PskWifiNetwork` value: chosen when the wire field `type` is `PskWifiNetwork`.
+    /// Variant type `PskWifiNetwork`; chosen when the wire field `type` is `PskWifiNetwork`.
     Psk(PskWifiNetwork),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),

@@ -3372,44 +3372,21 @@ impl DhcpPoolBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<DhcpPool, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new("DhcpPool", field);
         Ok(DhcpPool {
             description: self.description,
-            end_ip_address: self
-                .end_ip_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPool", "endIpAddress"),
-                )?,
-            lease_time_hours: self
-                .lease_time_hours
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPool", "leaseTimeHours"),
-                )?,
+            end_ip_address: self.end_ip_address.ok_or(missing("endIpAddress"))?,
+            lease_time_hours: self.lease_time_hours.ok_or(missing("leaseTimeHours"))?,
             lease_time_minutes: self
                 .lease_time_minutes
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPool", "leaseTimeMinutes"),
-                )?,
-            name: self
-                .name
-                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPool", "name"))?,
+                .ok_or(missing("leaseTimeMinutes"))?,
+            name: self.name.ok_or(missing("name"))?,
             primary_dns_ip: self.primary_dns_ip,
             secondary_dns_ip: self.secondary_dns_ip,
-            start_ip_address: self
-                .start_ip_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPool", "startIpAddress"),
-                )?,
-            subnet_address: self
-                .subnet_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPool", "subnetAddress"),
-                )?,
-            subnet_mask: self
-                .subnet_mask
-                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPool", "subnetMask"))?,
-            vlan_id: self
-                .vlan_id
-                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPool", "vlanId"))?,
+            start_ip_address: self.start_ip_address.ok_or(missing("startIpAddress"))?,
+            subnet_address: self.subnet_address.ok_or(missing("subnetAddress"))?,
+            subnet_mask: self.subnet_mask.ok_or(missing("subnetMask"))?,
+            vlan_id: self.vlan_id.ok_or(missing("vlanId"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -3573,50 +3550,22 @@ impl DhcpPoolV1Builder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<DhcpPoolV1, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new("DhcpPoolV1", field);
         Ok(DhcpPoolV1 {
             description: self.description,
-            end_ip_address: self
-                .end_ip_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "endIpAddress"),
-                )?,
+            end_ip_address: self.end_ip_address.ok_or(missing("endIpAddress"))?,
             id: self.id,
-            lease_time_hours: self
-                .lease_time_hours
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "leaseTimeHours"),
-                )?,
+            lease_time_hours: self.lease_time_hours.ok_or(missing("leaseTimeHours"))?,
             lease_time_minutes: self
                 .lease_time_minutes
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "DhcpPoolV1",
-                        "leaseTimeMinutes",
-                    ),
-                )?,
-            name: self
-                .name
-                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPoolV1", "name"))?,
+                .ok_or(missing("leaseTimeMinutes"))?,
+            name: self.name.ok_or(missing("name"))?,
             primary_dns_ip: self.primary_dns_ip,
             secondary_dns_ip: self.secondary_dns_ip,
-            start_ip_address: self
-                .start_ip_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "startIpAddress"),
-                )?,
-            subnet_address: self
-                .subnet_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "subnetAddress"),
-                )?,
-            subnet_mask: self
-                .subnet_mask
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("DhcpPoolV1", "subnetMask"),
-                )?,
-            vlan_id: self
-                .vlan_id
-                .ok_or(ruckus_one_runtime::MissingField::new("DhcpPoolV1", "vlanId"))?,
+            start_ip_address: self.start_ip_address.ok_or(missing("startIpAddress"))?,
+            subnet_address: self.subnet_address.ok_or(missing("subnetAddress"))?,
+            subnet_mask: self.subnet_mask.ok_or(missing("subnetMask"))?,
+            vlan_id: self.vlan_id.ok_or(missing("vlanId"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
@@ -6402,42 +6351,19 @@ impl LbsServerProfileBuilder {
     }
     /// The value, or an error naming the first required field that is not set.
     pub fn build(self) -> Result<LbsServerProfile, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "LbsServerProfile",
+            field,
+        );
         Ok(LbsServerProfile {
             id: self.id,
             lbs_server_venue_name: self
                 .lbs_server_venue_name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LbsServerProfile",
-                        "lbsServerVenueName",
-                    ),
-                )?,
-            name: self
-                .name
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("LbsServerProfile", "name"),
-                )?,
-            password: self
-                .password
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new("LbsServerProfile", "password"),
-                )?,
-            server_address: self
-                .server_address
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LbsServerProfile",
-                        "serverAddress",
-                    ),
-                )?,
-            server_port: self
-                .server_port
-                .ok_or(
-                    ruckus_one_runtime::MissingField::new(
-                        "LbsServerProfile",
-                        "serverPort",
-                    ),
-                )?,
+                .ok_or(missing("lbsServerVenueName"))?,
+            name: self.name.ok_or(missing("name"))?,
+            password: self.password.ok_or(missing("password"))?,
+            server_address: self.server_address.ok_or(missing("serverAddress"))?,
+            server_port: self.server_port.ok_or(missing("serverPort"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
     }
